@@ -1,0 +1,80 @@
+//! Finds the magic factors of the sliding-piece attack tables, so that neither
+//! a pasted table nor a start-up search is needed.
+
+use std::fmt::Write;
+
+#[path = "src/board/slider_geometry.rs"]
+mod slider_geometry;
+
+use slider_geometry::{
+    BISHOP_DIRECTIONS, ROOK_DIRECTIONS, ray_attacks, relevant_blockers, subsets,
+};
+
+/// xorshift64*: deterministic, so every build finds the same factors.
+struct Random(u64);
+
+impl Random {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    /// Factors with few set bits succeed far more often.
+    fn sparse(&mut self) -> u64 {
+        self.next() & self.next() & self.next()
+    }
+}
+
+/// A factor that maps every blocker subset of `square` to a slot of
+/// `1 << popcount(mask)` where no two subsets with different attacks meet.
+fn find_magic(square: u8, directions: &[(i8, i8); 4], random: &mut Random) -> u64 {
+    let mask = relevant_blockers(square, directions);
+    let shift = 64 - mask.count_ones();
+    let cases: Vec<(u64, u64)> = subsets(mask)
+        .map(|blockers| (blockers, ray_attacks(square, blockers, directions)))
+        .collect();
+    let mut slots = vec![0u64; cases.len()];
+    let mut filled_in_attempt = vec![0u32; cases.len()];
+    for attempt in 1.. {
+        let factor = random.sparse();
+        if (mask.wrapping_mul(factor) >> 56).count_ones() < 6 {
+            continue;
+        }
+        let fits = cases.iter().all(|&(blockers, attacks)| {
+            let index = (blockers.wrapping_mul(factor) >> shift) as usize;
+            if filled_in_attempt[index] != attempt {
+                filled_in_attempt[index] = attempt;
+                slots[index] = attacks;
+                true
+            } else {
+                slots[index] == attacks
+            }
+        });
+        if fits {
+            return factor;
+        }
+    }
+    unreachable!("the attempt counter is unbounded")
+}
+
+fn main() {
+    println!("cargo::rerun-if-changed=build.rs");
+    println!("cargo::rerun-if-changed=src/board/slider_geometry.rs");
+    let mut random = Random(0x9e37_79b9_7f4a_7c15);
+    let mut source = String::new();
+    for (name, directions) in [("ROOK", &ROOK_DIRECTIONS), ("BISHOP", &BISHOP_DIRECTIONS)] {
+        let factors: Vec<String> = (0..64)
+            .map(|square| format!("{:#018x}", find_magic(square, directions, &mut random)))
+            .collect();
+        writeln!(
+            source,
+            "const {name}_MAGIC_FACTORS: [u64; 64] = [{}];",
+            factors.join(", ")
+        )
+        .unwrap();
+    }
+    let out = std::path::Path::new(&std::env::var("OUT_DIR").unwrap()).join("magic_factors.rs");
+    std::fs::write(out, source).unwrap();
+}

@@ -1,0 +1,4 @@
+//! Command-line tools built on the engine's parts.
+
+pub mod epd;
+pub mod perft;
