@@ -32,8 +32,12 @@ fn main() -> ExitCode {
         Err(error) => {
             // One line, not clap's usage block, so that scripts can log it.
             let rendered = error.render().to_string();
-            let first_line = rendered.lines().next().unwrap_or("error: bad arguments");
-            eprintln!("{first_line} (see 'catena --help')");
+            let message: Vec<&str> = rendered
+                .lines()
+                .map(str::trim)
+                .take_while(|line| !line.is_empty())
+                .collect();
+            eprintln!("{} (see 'catena --help')", message.join(" "));
             return ExitCode::from(2);
         }
     };

@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use super::{Bitboard, Color, Square};
+use super::{Bitboard, Color, Move, Square};
 
 /// Which of the two castlings, on which wing.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -13,6 +13,11 @@ pub enum Wing {
 
 impl Wing {
     pub const ALL: [Wing; 2] = [Wing::King, Wing::Queen];
+
+    /// The wing a castling move (the king's two-square step) goes to.
+    pub const fn of_castling(mv: Move) -> Wing {
+        if mv.to().file() > mv.from().file() { Wing::King } else { Wing::Queen }
+    }
 
     /// The rook's starting file.
     const fn rook_file(self) -> u8 {

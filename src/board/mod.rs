@@ -18,7 +18,7 @@ pub use bitboard::{Bitboard, Squares};
 pub use castling::{Castling, CastlingRights, Wing};
 pub use color::Color;
 pub use fen::{FenError, Placement};
-pub use movegen::{MoveList, PieceMoves};
+pub use movegen::{MoveList, MoveParseError, PieceMoves};
 pub use moves::{Move, MoveKind};
 pub use piece::Piece;
 pub use position::Position;

@@ -249,3 +249,53 @@ impl Position {
         })
     }
 }
+
+/// Why a move in UCI notation cannot be played.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MoveParseError {
+    Notation(String),
+    NoPieceToMove { square: Square, color: Color },
+    Illegal(String),
+}
+
+impl std::fmt::Display for MoveParseError {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        match self {
+            MoveParseError::Notation(text) => {
+                write!(f, "'{text}' is not a move in UCI notation (like e2e4 or e7e8q)")
+            }
+            MoveParseError::NoPieceToMove { square, color } => {
+                write!(f, "there is no {color} piece on {square} to move")
+            }
+            MoveParseError::Illegal(text) => write!(f, "{text} is not a legal move in this position"),
+        }
+    }
+}
+
+impl std::error::Error for MoveParseError {}
+
+impl Position {
+    /// The legal move written `text` in UCI notation (`e2e4`, `e7e8q`, `e1g1`).
+    pub fn parse_move(&self, text: &str) -> Result<Move, MoveParseError> {
+        let notation_error = || MoveParseError::Notation(text.to_string());
+        let from: Square = text.get(0..2).and_then(|s| s.parse().ok()).ok_or_else(notation_error)?;
+        let to: Square = text.get(2..4).and_then(|s| s.parse().ok()).ok_or_else(notation_error)?;
+        let promotion = match text.get(4..) {
+            Some("") => None,
+            Some(letter) if letter.len() == 1 => Some(
+                Piece::from_letter(letter.chars().next().unwrap_or_default())
+                    .filter(|piece| Piece::PROMOTIONS.contains(piece))
+                    .ok_or_else(notation_error)?,
+            ),
+            _ => return Err(notation_error()),
+        };
+        let color = self.side_to_move;
+        if !self.colored(color).contains(from) {
+            return Err(MoveParseError::NoPieceToMove { square: from, color });
+        }
+        self.legal_moves()
+            .into_iter()
+            .find(|mv| mv.from() == from && mv.to() == to && mv.promotion() == promotion)
+            .ok_or_else(|| MoveParseError::Illegal(text.to_string()))
+    }
+}

@@ -143,6 +143,35 @@ impl Position {
         self.key ^= piece_key(color, piece, square);
     }
 
+    /// The squares `mv` puts a piece on: its destination, and for castling the rook's too.
+    #[inline]
+    pub fn landing_squares(&self, mv: Move) -> Bitboard {
+        match mv.kind() {
+            MoveKind::Castle => {
+                let castling = Castling::of(self.side_to_move, Wing::of_castling(mv));
+                castling.king_to.bitboard() | castling.rook_to.bitboard()
+            }
+            _ => mv.to().bitboard(),
+        }
+    }
+
+    /// The occupied squares after `mv`, without playing it.
+    #[inline]
+    pub fn occupied_after(&self, mv: Move) -> Bitboard {
+        let (from, to) = (mv.from(), mv.to());
+        let occupied = self.occupied();
+        match mv.kind() {
+            MoveKind::Castle => {
+                let castling = Castling::of(self.side_to_move, Wing::of_castling(mv));
+                occupied - castling.king_from.bitboard() - castling.rook_from.bitboard()
+                    | castling.king_to.bitboard()
+                    | castling.rook_to.bitboard()
+            }
+            MoveKind::EnPassant => occupied - from.bitboard() - Square::new(to.file(), from.rank()).bitboard() | to.bitboard(),
+            _ => occupied - from.bitboard() | to.bitboard(),
+        }
+    }
+
     /// The position after `mv`, which must be legal here.
     #[inline]
     pub fn after(&self, mv: Move) -> Position {

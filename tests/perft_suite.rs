@@ -1,0 +1,67 @@
+//! Every count of `perft/chess.epd` up to a budget of leaves per count; the
+//! deeper ones are left to `catena perft --suite perft/chess.epd`.
+
+use rayon::prelude::*;
+
+use catena::board::Position;
+use catena::tools::epd::parse_suite;
+use catena::tools::perft::perft;
+
+/// About a tenth of a second per count in a release build.
+const MAX_LEAVES_PER_COUNT: u64 = 30_000_000;
+
+#[test]
+fn chess_suite_counts_match() {
+    let text =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/perft/chess.epd")).unwrap();
+    let lines = parse_suite(&text);
+    assert!(
+        lines.len() >= 100,
+        "the suite holds only {} positions",
+        lines.len()
+    );
+    let mismatches: Vec<String> = lines
+        .par_iter()
+        .flat_map_iter(|line| {
+            let position = Position::from_fen(&line.fen)
+                .unwrap_or_else(|error| panic!("line {}: {error}", line.number));
+            line.operations
+                .iter()
+                .filter_map(|(opcode, operand)| {
+                    let depth: u32 = opcode.strip_prefix('D')?.parse().ok()?;
+                    let expected: u64 = operand.parse().ok()?;
+                    (expected <= MAX_LEAVES_PER_COUNT).then_some((depth, expected))
+                })
+                .filter_map(|(depth, expected)| {
+                    let counted = perft(&position, depth);
+                    (counted != expected).then(|| {
+                        format!(
+                            "line {} D{depth}: expected {expected}, counted {counted}",
+                            line.number
+                        )
+                    })
+                })
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    assert!(mismatches.is_empty(), "{mismatches:#?}");
+}
+
+#[test]
+fn every_suite_position_is_checked_at_depth_four_or_more() {
+    let text =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/perft/chess.epd")).unwrap();
+    for line in parse_suite(&text) {
+        let deepest = line
+            .operations
+            .iter()
+            .filter_map(|(opcode, _)| opcode.strip_prefix('D')?.parse::<u32>().ok())
+            .max()
+            .unwrap_or(0);
+        assert!(
+            deepest >= 4,
+            "line {} lists no count at depth 4 or more",
+            line.number
+        );
+    }
+}

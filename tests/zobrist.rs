@@ -1,0 +1,75 @@
+//! The incremental Zobrist key, checkers, pins and occupancy equal those computed from scratch after every move of random games.
+
+use catena::board::Position;
+
+/// SplitMix64: reproducible games without a dependency.
+struct Random(u64);
+
+impl Random {
+    fn below(&mut self, bound: usize) -> usize {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        ((z ^ (z >> 31)) % bound as u64) as usize
+    }
+}
+
+#[test]
+fn incremental_state_equals_state_from_scratch_in_random_games() {
+    let mut random = Random(2026);
+    let starts = [
+        Position::START_FEN,
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    ];
+    let mut moves_checked = 0;
+    for game in 0..400 {
+        let mut position = Position::from_fen(starts[game % starts.len()]).unwrap();
+        for _ in 0..200 {
+            let moves = position.legal_moves();
+            if moves.is_empty() || position.halfmove_clock() >= 100 {
+                break;
+            }
+            let mv = moves[random.below(moves.len())];
+            let child = position.after(mv);
+            assert_eq!(position.occupied_after(mv), child.occupied(), "{position} {mv}");
+            assert!((position.landing_squares(mv) - child.occupied()).is_empty(), "{position} {mv}");
+            position = child;
+            assert_eq!(position.key(), position.key_from_scratch(), "{position}");
+            // Rebuilding from the FEN recomputes the key, checkers and pins from nothing.
+            let rebuilt = Position::from_fen(&position.to_fen()).unwrap();
+            assert_eq!(rebuilt, position, "{position}");
+            moves_checked += 1;
+        }
+    }
+    assert!(
+        moves_checked > 20_000,
+        "only {moves_checked} moves were played"
+    );
+}
+
+#[test]
+fn transpositions_meet_on_one_key() {
+    let play = |moves: &[&str]| {
+        moves.iter().fold(Position::startpos(), |position, text| {
+            let mv = position
+                .legal_moves()
+                .into_iter()
+                .find(|mv| mv.to_string() == *text)
+                .unwrap();
+            position.after(mv)
+        })
+    };
+    let a = play(&["g1f3", "g8f6", "b1c3", "b8c6"]);
+    let b = play(&["b1c3", "b8c6", "g1f3", "g8f6"]);
+    assert_eq!(a.key(), b.key());
+    let moved_king = play(&["e2e4", "e7e5", "e1e2", "e8e7", "e2e1", "e7e8"]);
+    let unmoved = play(&["e2e4", "e7e5"]);
+    assert_ne!(
+        moved_king.key(),
+        unmoved.key(),
+        "castling rights are part of the key"
+    );
+}
