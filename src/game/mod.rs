@@ -1,0 +1,12 @@
+//! The rules of Switch-Side Chain-Chess on top of the chess position: switching
+//! sides, the limits on switch runs, game end and game records.
+
+mod outcome;
+mod rules;
+mod run;
+mod state;
+
+pub use outcome::{Outcome, Player, Termination};
+pub use rules::{Rules, SwitchRule};
+pub use run::{SwitchRun, forms_chain};
+pub use state::{GameError, GameState, Ply};

@@ -1,0 +1,86 @@
+//! The rule set of a game: how switches are limited and how big a chain must be.
+
+use std::fmt;
+use std::ops::RangeInclusive;
+use std::str::FromStr;
+
+/// What limits the switches one player makes in a row (spec section 3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Hash)]
+pub enum SwitchRule {
+    /// The size of the chain that started the run (the 2018 rules).
+    #[default]
+    Chain,
+    /// The full-move number of the position in which the run started (the 2017 rules).
+    Moves,
+    /// No limit (the 2013 rules).
+    Unlimited,
+}
+
+impl SwitchRule {
+    pub const ALL: [SwitchRule; 3] = [SwitchRule::Chain, SwitchRule::Moves, SwitchRule::Unlimited];
+
+    pub const fn name(self) -> &'static str {
+        match self {
+            SwitchRule::Chain => "chain",
+            SwitchRule::Moves => "moves",
+            SwitchRule::Unlimited => "unlimited",
+        }
+    }
+}
+
+impl fmt::Display for SwitchRule {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for SwitchRule {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<SwitchRule, String> {
+        SwitchRule::ALL
+            .into_iter()
+            .find(|rule| rule.name().eq_ignore_ascii_case(text))
+            .ok_or_else(|| format!("'{text}' is not a switch rule (chain, moves or unlimited)"))
+    }
+}
+
+/// The SSCC rule set.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Rules {
+    pub switch_rule: SwitchRule,
+    /// The smallest group of adjacent empty squares a chain must surround.
+    pub min_enclosed: u32,
+}
+
+impl Rules {
+    pub const MIN_ENCLOSED_RANGE: RangeInclusive<u32> = 1..=16;
+
+    /// Rules with `min_enclosed` checked against `MIN_ENCLOSED_RANGE`.
+    pub fn new(switch_rule: SwitchRule, min_enclosed: u32) -> Result<Rules, String> {
+        if Rules::MIN_ENCLOSED_RANGE.contains(&min_enclosed) {
+            Ok(Rules {
+                switch_rule,
+                min_enclosed,
+            })
+        } else {
+            Err(format!("MinEnclosed {min_enclosed} is outside 1 to 16"))
+        }
+    }
+}
+
+impl Default for Rules {
+    fn default() -> Rules {
+        Rules {
+            switch_rule: SwitchRule::Chain,
+            min_enclosed: 2,
+        }
+    }
+}
+
+impl fmt::Display for Rules {
+    /// The form of the PGN tag `SSCC`: `SwitchRule=chain;MinEnclosed=2`.
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        write!(f, "SwitchRule={};MinEnclosed={}", self.switch_rule, self.min_enclosed)
+    }
+}
