@@ -3,6 +3,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 use catena::board::attacks;
+use catena::tools::chain::{self, ChainArgs};
 use catena::tools::perft::{self, PerftArgs};
 
 /// Catena, an engine for Switch-Side Chain-Chess.
@@ -15,7 +16,9 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// Count the leaves of the move tree (chess or SSCC).
     Perft(PerftArgs),
+    Chain(ChainArgs),
 }
 
 fn main() -> ExitCode {
@@ -44,6 +47,7 @@ fn main() -> ExitCode {
     attacks::init();
     let outcome = match &cli.command {
         Command::Perft(args) => perft::run(args),
+        Command::Chain(args) => chain::run(args),
     };
     match outcome {
         Ok(true) => ExitCode::SUCCESS,

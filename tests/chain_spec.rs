@@ -98,3 +98,55 @@ fn a_piece_in_the_middle_of_a_block_can_only_bound_part_of_it() {
     assert!(!chain::grid_forms_chain(&joined, &[centre], 4));
     assert_eq!(chain::grid_chain_size(&joined, &[centre], 1), 3);
 }
+
+/// A small xorshift generator: reproducible boards without a dependency.
+struct Xorshift(u64);
+
+impl Xorshift {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    /// A board with each square occupied with probability `percent`%.
+    fn board(&mut self, percent: u64) -> Bitboard {
+        (0..64)
+            .filter(|_| self.next() % 100 < percent)
+            .map(Square::from_index)
+            .collect()
+    }
+}
+
+#[test]
+fn the_bitboard_fast_path_agrees_with_the_general_method() {
+    let mut random = Xorshift(0x9e37_79b9_7f4a_7c15);
+    let mut chains = 0;
+    for round in 0..6_000 {
+        let occupied = random.board(20 + round % 61);
+        let Some(piece) = occupied
+            .into_iter()
+            .nth(random.next() as usize % 64 % occupied.len().max(1) as usize)
+        else {
+            continue;
+        };
+        let min_enclosed = 1 + round as u32 % 3;
+        let grid = Grid::from_bitboard(occupied);
+        let cell = Cell::from(piece);
+        let fast = chain::forms_chain(occupied, piece.bitboard(), min_enclosed);
+        let general = chain::grid_forms_chain(&grid, &[cell], min_enclosed);
+        assert_eq!(fast, general, "verdict, {piece} min {min_enclosed}\n{grid}");
+        let fast_size = chain::chain_size(occupied, piece.bitboard(), min_enclosed);
+        let general_size = chain::grid_chain_size(&grid, &[cell], min_enclosed);
+        assert_eq!(
+            fast_size, general_size,
+            "size, {piece} min {min_enclosed}\n{grid}"
+        );
+        chains += fast as u32;
+    }
+    assert!(
+        chains > 1000,
+        "only {chains} chains: the boards test too little"
+    );
+}

@@ -151,18 +151,42 @@ impl<'a> Enclosures<'a> {
     /// The largest number of empty squares inside any chain through the piece
     /// (0 when there is none).
     pub fn largest_chain(&self) -> usize {
+        if !self.forms_chain() {
+            return 0;
+        }
         let mut search = PathSearch {
             enclosures: self,
             on_path: vec![false; self.faces.count],
             touching_path: vec![0; self.faces.count],
             best: 0,
+            tried: HashSet::new(),
         };
         let outer = self.faces.outer;
         search.enter(outer);
         if self.is_at_piece(outer) {
             search.score_leftovers();
-        } else {
-            search.extend(outer);
+            return search.best;
+        }
+        // Depth-first over chordless paths of faces, with an explicit stack:
+        // a path may be as long as the board has faces.
+        let mut frames = vec![(outer, search.candidates(outer))];
+        while let Some((_, untried)) = frames.last_mut() {
+            match untried.pop() {
+                Some(face) => {
+                    search.enter(face);
+                    if self.is_at_piece(face) {
+                        search.score_leftovers();
+                        search.leave(face);
+                    } else {
+                        let next = search.candidates(face);
+                        frames.push((face, next));
+                    }
+                }
+                None => {
+                    let (face, _) = frames.pop().expect("the loop saw a frame");
+                    search.leave(face);
+                }
+            }
         }
         search.best
     }
@@ -200,6 +224,9 @@ struct PathSearch<'s, 'a> {
     /// How many faces of the path share an edge with each face.
     touching_path: Vec<usize>,
     best: usize,
+    /// (last face, faces still joined to the piece) of every path tried: two
+    /// paths that leave the same faces behind have the same futures.
+    tried: HashSet<(usize, Vec<u64>)>,
 }
 
 impl PathSearch<'_, '_> {
@@ -243,33 +270,69 @@ impl PathSearch<'_, '_> {
         }
     }
 
-    fn extend(&mut self, last: usize) {
-        let bound = self
-            .leftovers()
+    /// The faces that may continue the path after `last`, most promising
+    /// last; none when even the best completion cannot beat the best chain.
+    fn candidates(&mut self, last: usize) -> Vec<usize> {
+        let leftovers = self.leftovers();
+        let leftover = leftovers
             .iter()
             .map(|(_, weight)| *weight)
             .max()
             .unwrap_or(0);
-        if bound <= self.best {
-            return;
+        // Faces cut off from the piece are lost for good, and the path cannot
+        // pass through them to reach it.
+        let mut joined = vec![0u64; self.enclosures.faces.count.div_ceil(64)];
+        for &face in leftovers.iter().flat_map(|(members, _)| members) {
+            joined[face / 64] |= 1 << (face % 64);
         }
-        let faces = self.enclosures.faces;
-        let mut next: Vec<usize> = faces.neighbours[last]
+        let is_joined = |face: usize| joined[face / 64] >> (face % 64) & 1 == 1;
+        let distance = self.distances_to_piece();
+        // The rest of the path leaves the leftover faces too.
+        let still_to_lose = self.enclosures.faces.neighbours[last]
+            .iter()
+            .map(|&face| distance[face])
+            .min()
+            .unwrap_or(usize::MAX);
+        if leftover.saturating_sub(still_to_lose) <= self.best {
+            return Vec::new();
+        }
+        let mut next: Vec<usize> = self.enclosures.faces.neighbours[last]
             .iter()
             .copied()
-            .filter(|&face| !self.on_path[face] && self.touching_path[face] == 1)
+            .filter(|&face| is_joined(face) && self.touching_path[face] == 1)
             .collect();
-        // Through empty-free faces first: they cost nothing.
-        next.sort_by_key(|&face| faces.empties[face].len());
-        for face in next {
-            self.enter(face);
-            if self.enclosures.is_at_piece(face) {
-                self.score_leftovers();
-            } else {
-                self.extend(face);
-            }
-            self.leave(face);
+        if !self.tried.insert((last, joined)) {
+            return Vec::new();
         }
+        next.sort_by_key(|&face| std::cmp::Reverse(distance[face]));
+        next
+    }
+
+    /// For every face off the path, the fewest empty squares a path of faces
+    /// off the path from it to a face at the piece must cover (itself included).
+    fn distances_to_piece(&self) -> Vec<usize> {
+        let faces = self.enclosures.faces;
+        let mut distance = vec![usize::MAX; faces.count];
+        let mut queue = std::collections::BinaryHeap::new();
+        for &face in &self.enclosures.at_piece {
+            if !self.on_path[face] {
+                distance[face] = faces.empties[face].len();
+                queue.push(std::cmp::Reverse((distance[face], face)));
+            }
+        }
+        while let Some(std::cmp::Reverse((cost, face))) = queue.pop() {
+            if cost > distance[face] {
+                continue;
+            }
+            for &other in &faces.neighbours[face] {
+                let through = cost + faces.empties[other].len();
+                if !self.on_path[other] && through < distance[other] {
+                    distance[other] = through;
+                    queue.push(std::cmp::Reverse((through, other)));
+                }
+            }
+        }
+        distance
     }
 }
 

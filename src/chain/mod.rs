@@ -15,6 +15,7 @@
 //! 4. for display, the loop with the fewest pieces is found by iterative
 //!    deepening ([`smallest`]).
 
+mod blocks;
 mod enclosure;
 mod faces;
 mod grid;
@@ -52,11 +53,17 @@ pub struct Chain {
 /// assert!(!chain::forms_chain(position.occupied(), d3.bitboard(), 3));
 /// ```
 pub fn forms_chain(occupied: Bitboard, landing: Bitboard, min_enclosed: u32) -> bool {
-    if !rejection::may_enclose(occupied, min_enclosed) {
-        return false;
-    }
-    let grid = Grid::from_bitboard(occupied);
-    grid_forms_chain(&grid, &cells(landing), min_enclosed)
+    rejection::may_enclose(occupied, min_enclosed)
+        && (landing & occupied).into_iter().any(|piece| {
+            let verdict = blocks::chains_through(occupied, piece, min_enclosed);
+            verdict.largest_on_border > 0
+                || (verdict.undecided
+                    && grid_forms_chain(
+                        &Grid::from_bitboard(occupied),
+                        &[Cell::from(piece)],
+                        min_enclosed,
+                    ))
+        })
 }
 
 /// The chain size of the move that put pieces on `landing`: the most empty
@@ -65,8 +72,19 @@ pub fn chain_size(occupied: Bitboard, landing: Bitboard, min_enclosed: u32) -> u
     if !rejection::may_enclose(occupied, min_enclosed) {
         return 0;
     }
-    let grid = Grid::from_bitboard(occupied);
-    grid_chain_size(&grid, &cells(landing), min_enclosed)
+    (landing & occupied)
+        .into_iter()
+        .map(|piece| {
+            let verdict = blocks::chains_through(occupied, piece, min_enclosed);
+            if verdict.undecided {
+                let grid = Grid::from_bitboard(occupied);
+                grid_chain_size(&grid, &[Cell::from(piece)], min_enclosed)
+            } else {
+                verdict.largest_on_border
+            }
+        })
+        .max()
+        .unwrap_or(0)
 }
 
 fn cells(squares: Bitboard) -> Vec<Cell> {

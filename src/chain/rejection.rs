@@ -10,8 +10,10 @@
 
 use crate::board::Bitboard;
 
-/// Empty squares that no loop of pieces can ever have inside.
-fn escaping_squares(occupied: Bitboard) -> Bitboard {
+/// Squares outside `walls` joined to the edge (squares the pieces `walls`
+/// can never have inside a loop).
+pub(super) fn escaping_squares(walls: Bitboard) -> Bitboard {
+    let occupied = walls;
     let empty = !occupied;
     // Diagonal steps into a square are barred when the two squares beside the
     // step are both occupied; named by the square stepped into.
@@ -43,25 +45,29 @@ fn king_grow(set: Bitboard) -> Bitboard {
 /// Whether the pieces cut off a king-connected group of at least `min_enclosed`
 /// empty squares somewhere on the board; when not, no loop can be a chain.
 pub(super) fn may_enclose(occupied: Bitboard, min_enclosed: u32) -> bool {
-    let mut cut_off = !occupied - escaping_squares(occupied);
-    if cut_off.len() < min_enclosed {
-        return false;
-    }
-    while let Some(seed) = cut_off.first() {
+    let cut_off = !occupied - escaping_squares(occupied);
+    cut_off.len() >= min_enclosed && largest_group(cut_off) >= min_enclosed
+}
+
+/// The size of the largest king-connected group of squares in `set`.
+pub(super) fn largest_group(mut set: Bitboard) -> u32 {
+    let mut largest = 0;
+    while let Some(seed) = set.first() {
+        if set.len() <= largest {
+            break;
+        }
         let mut group = seed.bitboard();
         loop {
-            let grown = king_grow(group) & cut_off;
+            let grown = king_grow(group) & set;
             if grown == group {
                 break;
             }
             group = grown;
         }
-        if group.len() >= min_enclosed {
-            return true;
-        }
-        cut_off -= group;
+        largest = largest.max(group.len());
+        set -= group;
     }
-    false
+    largest
 }
 
 #[cfg(test)]

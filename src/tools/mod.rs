@@ -1,4 +1,5 @@
 //! Command-line tools built on the engine's parts.
 
+pub mod chain;
 pub mod epd;
 pub mod perft;

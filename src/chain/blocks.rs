@@ -1,0 +1,145 @@
+//! The chess board's fast path: loops through a piece live in the 2-connected
+//! blocks of the pieces' king graph that contain it.
+//!
+//! Every loop lies inside one block, and a block's outer border is itself a
+//! loop around everything the block cuts off from the edge. So when the moved
+//! piece stands on the outer border of a block, the largest chain through it
+//! in that block surrounds exactly the empty squares the block cuts off — a
+//! bitboard flood fill. Only a piece deep inside a block (every side of it
+//! bounded) needs the general method of [`super::enclosure`].
+
+use super::rejection::{escaping_squares, largest_group};
+use crate::board::attacks::king_attacks;
+use crate::board::{Bitboard, Square};
+
+/// What the blocks through a piece say about the chains through it.
+pub(super) struct BlockVerdict {
+    /// The largest chain along the outer border of a block (0: none).
+    pub largest_on_border: u32,
+    /// Whether the piece is inside a block that cuts off enough squares, so
+    /// that chains around parts of them may pass through it: only the general
+    /// method can tell.
+    pub undecided: bool,
+}
+
+/// The chains through `piece` (occupied) on the board `occupied`.
+pub(super) fn chains_through(occupied: Bitboard, piece: Square, min_enclosed: u32) -> BlockVerdict {
+    let mut verdict = BlockVerdict {
+        largest_on_border: 0,
+        undecided: false,
+    };
+    let empty = !occupied;
+    // A loop around a square needs four pieces at least.
+    for block in blocks_through(occupied, piece).filter(|block| block.len() >= 4) {
+        let outside = escaping_squares(block);
+        let cut_off = empty - outside;
+        if largest_group(cut_off) < min_enclosed {
+            continue;
+        }
+        if on_outer_border(block, outside, piece) {
+            verdict.largest_on_border = verdict.largest_on_border.max(cut_off.len());
+        } else {
+            verdict.undecided = true;
+        }
+    }
+    verdict
+}
+
+/// Whether the infinite face of `block`'s drawing touches `piece`: through an
+/// orthogonal neighbour outside the block, or a diagonal one not sealed off by
+/// a diagonal of the block.
+fn on_outer_border(block: Bitboard, outside: Bitboard, piece: Square) -> bool {
+    let reaches = |files: i8, ranks: i8| match piece.offset(files, ranks) {
+        None => true,
+        Some(square) => !block.contains(square) && outside.contains(square),
+    };
+    let in_block = |files: i8, ranks: i8| {
+        piece
+            .offset(files, ranks)
+            .is_some_and(|sq| block.contains(sq))
+    };
+    [(1, 0), (-1, 0), (0, 1), (0, -1)]
+        .into_iter()
+        .any(|(files, ranks)| reaches(files, ranks))
+        || [(1, 1), (1, -1), (-1, 1), (-1, -1)]
+            .into_iter()
+            .any(|(files, ranks)| {
+                reaches(files, ranks) && !(in_block(files, 0) && in_block(0, ranks))
+            })
+}
+
+/// The 2-connected blocks of the pieces' king graph that contain `piece`
+/// (Tarjan's algorithm from `piece`, iterative; only the blocks closed at the
+/// root contain it).
+fn blocks_through(occupied: Bitboard, piece: Square) -> impl Iterator<Item = Bitboard> {
+    const UNSEEN: u8 = u8::MAX;
+    let mut discovered = [UNSEEN; 64];
+    let mut low = [0u8; 64];
+    let mut counter = 0u8;
+    let mut visited_path: Vec<Square> = Vec::with_capacity(64);
+    // Each frame: the square and the neighbours it has yet to try.
+    let mut frames: Vec<(Square, Bitboard)> = Vec::with_capacity(64);
+    let mut blocks = arrayvec::ArrayVec::<Bitboard, 8>::new();
+
+    discovered[piece.index()] = 0;
+    low[piece.index()] = 0;
+    counter += 1;
+    frames.push((piece, king_attacks(piece) & occupied));
+    while let Some(top) = frames.last_mut() {
+        let square = top.0;
+        if let Some(next) = top.1.first() {
+            top.1 -= next.bitboard();
+            if discovered[next.index()] == UNSEEN {
+                discovered[next.index()] = counter;
+                low[next.index()] = counter;
+                counter += 1;
+                visited_path.push(next);
+                frames.push((next, king_attacks(next) & occupied));
+            } else {
+                low[square.index()] = low[square.index()].min(discovered[next.index()]);
+            }
+            continue;
+        }
+        frames.pop();
+        let Some(&(parent, _)) = frames.last() else {
+            break;
+        };
+        low[parent.index()] = low[parent.index()].min(low[square.index()]);
+        if low[square.index()] >= discovered[parent.index()] {
+            // `parent` cuts off `square`'s subtree: the squares pushed since
+            // `square` form a block with `parent`.
+            let mut block = parent.bitboard();
+            while let Some(member) = visited_path.pop() {
+                block |= member.bitboard();
+                if member == square {
+                    break;
+                }
+            }
+            if parent == piece {
+                blocks.push(block);
+            }
+        }
+    }
+    blocks.into_iter()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn board(squares: &str) -> Bitboard {
+        squares
+            .split_whitespace()
+            .map(|name| name.parse::<Square>().unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn a_cut_vertex_lies_in_two_blocks() {
+        // Two triangles touching at c3.
+        let occupied = board("a1 b1 b2 c3 d3 d4");
+        let mut found: Vec<Bitboard> = blocks_through(occupied, "c3".parse().unwrap()).collect();
+        found.sort_by_key(|block| block.0);
+        assert_eq!(found, vec![board("b2 c3"), board("c3 d3 d4")]);
+    }
+}
