@@ -1,0 +1,3 @@
+//! Seeded position generators for the chain tests.
+
+use super::oracle::{OGrid, XY};
