@@ -362,198 +362,286 @@ pub fn oracle(
     if candidates.len() < min_needed {
         return Some((verdicts, stats));
     }
-    let mut search = Search::new(grid, options.budget);
-    for (i, &start) in moved.iter().enumerate() {
-        assert!(grid.get(start), "moved cell {start:?} is empty");
-        if moved[..i].contains(&start) {
-            continue;
+    let mut on_loop = |polygon: &[XY]| {
+        stats.loops += 1;
+        let (mut x0, mut y0, mut x1, mut y1) = (usize::MAX, usize::MAX, 0, 0);
+        for &(x, y) in polygon {
+            x0 = x0.min(x);
+            y0 = y0.min(y);
+            x1 = x1.max(x);
+            y1 = y1.max(y);
         }
-        let complete = search.run(start, &mut |polygon: &[XY]| {
-            stats.loops += 1;
-            let (mut x0, mut y0, mut x1, mut y1) = (usize::MAX, usize::MAX, 0, 0);
-            for &(x, y) in polygon {
-                x0 = x0.min(x);
-                y0 = y0.min(y);
-                x1 = x1.max(x);
-                y1 = y1.max(y);
-            }
-            let inside: Vec<XY> = candidates
-                .iter()
-                .copied()
-                .filter(|&(x, y)| x > x0 && x < x1 && y > y0 && y < y1)
-                .filter(|&c| point_in_polygon(polygon, c))
-                .collect();
-            if inside.is_empty() {
-                return;
-            }
-            let group = largest_king_group(&inside) as u32;
-            for verdict in verdicts.iter_mut() {
-                if group >= verdict.min_enclosed.max(1) {
-                    verdict.chain = true;
-                    verdict.size = verdict.size.max(inside.len() as u32);
-                    if verdict.smallest_len == 0 || polygon.len() < verdict.smallest_len {
-                        verdict.smallest_len = polygon.len();
-                        verdict.smallest = polygon.to_vec();
-                    }
+        let inside: Vec<XY> = candidates
+            .iter()
+            .copied()
+            .filter(|&(x, y)| x > x0 && x < x1 && y > y0 && y < y1)
+            .filter(|&c| point_in_polygon(polygon, c))
+            .collect();
+        if inside.is_empty() {
+            return;
+        }
+        let group = largest_king_group(&inside) as u32;
+        for verdict in verdicts.iter_mut() {
+            if group >= verdict.min_enclosed.max(1) {
+                verdict.chain = true;
+                verdict.size = verdict.size.max(inside.len() as u32);
+                if verdict.smallest_len == 0 || polygon.len() < verdict.smallest_len {
+                    verdict.smallest_len = polygon.len();
+                    verdict.smallest = polygon.to_vec();
                 }
             }
-        });
-        stats.nodes = search.nodes;
-        if !complete {
-            return None;
         }
+    };
+    let mut starts: Vec<XY> = Vec::new();
+    for &start in moved {
+        assert!(grid.get(start), "moved cell {start:?} is empty");
+        if !starts.contains(&start) {
+            starts.push(start);
+        }
+    }
+    let complete = if (grid.width + 1) * grid.height <= 128 {
+        let mut search = Search::<u128>::new(grid, options.budget);
+        let complete = starts.iter().all(|&s| search.run(s, &mut on_loop));
+        stats.nodes = search.nodes;
+        complete
+    } else {
+        assert!(
+            (grid.width + 1) * grid.height <= 256,
+            "grid too large for the oracle"
+        );
+        let mut search = Search::<Wide>::new(grid, options.budget);
+        let complete = starts.iter().all(|&s| search.run(s, &mut on_loop));
+        stats.nodes = search.nodes;
+        complete
+    };
+    if !complete {
+        return None;
     }
     Some((verdicts, stats))
 }
 
-/// Depth-first enumeration of the simple non-crossing loops through one cell.
-struct Search<'g> {
-    grid: &'g OGrid,
-    budget: u64,
-    nodes: u64,
-    /// Cells on the current path, as row bits.
-    on_path: Vec<u64>,
-    /// Diagonals in use: bit x of row y for the 2x2 block with lower-left (x, y),
-    /// rising (x,y)-(x+1,y+1) and falling (x+1,y)-(x,y+1) separately.
-    rising: Vec<u64>,
-    falling: Vec<u64>,
-    reach: Vec<u64>,
-    free: Vec<u64>,
+/// A set of cells packed with a guard column: cell (x, y) is bit y * (width + 1) + x,
+/// so one-step shifts never wrap from one row into the next.
+trait Bits: Copy + Eq {
+    const ZERO: Self;
+    fn bit(index: usize) -> Self;
+    fn or(self, other: Self) -> Self;
+    fn and(self, other: Self) -> Self;
+    fn and_not(self, other: Self) -> Self;
+    fn shl(self, n: usize) -> Self;
+    fn shr(self, n: usize) -> Self;
+    fn is_zero(self) -> bool;
+    fn has(self, index: usize) -> bool {
+        !self.and(Self::bit(index)).is_zero()
+    }
 }
 
-impl<'g> Search<'g> {
-    fn new(grid: &'g OGrid, budget: u64) -> Search<'g> {
-        let h = grid.height;
+impl Bits for u128 {
+    const ZERO: u128 = 0;
+    fn bit(index: usize) -> u128 {
+        1 << index
+    }
+    fn or(self, other: u128) -> u128 {
+        self | other
+    }
+    fn and(self, other: u128) -> u128 {
+        self & other
+    }
+    fn and_not(self, other: u128) -> u128 {
+        self & !other
+    }
+    fn shl(self, n: usize) -> u128 {
+        self << n
+    }
+    fn shr(self, n: usize) -> u128 {
+        self >> n
+    }
+    fn is_zero(self) -> bool {
+        self == 0
+    }
+}
+
+/// 256 bits, for grids too large for a u128.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Wide([u128; 2]);
+
+impl Bits for Wide {
+    const ZERO: Wide = Wide([0, 0]);
+    fn bit(index: usize) -> Wide {
+        if index < 128 {
+            Wide([1 << index, 0])
+        } else {
+            Wide([0, 1 << (index - 128)])
+        }
+    }
+    fn or(self, o: Wide) -> Wide {
+        Wide([self.0[0] | o.0[0], self.0[1] | o.0[1]])
+    }
+    fn and(self, o: Wide) -> Wide {
+        Wide([self.0[0] & o.0[0], self.0[1] & o.0[1]])
+    }
+    fn and_not(self, o: Wide) -> Wide {
+        Wide([self.0[0] & !o.0[0], self.0[1] & !o.0[1]])
+    }
+    fn shl(self, n: usize) -> Wide {
+        // 0 < n < 128
+        Wide([self.0[0] << n, self.0[1] << n | self.0[0] >> (128 - n)])
+    }
+    fn shr(self, n: usize) -> Wide {
+        Wide([self.0[0] >> n | self.0[1] << (128 - n), self.0[1] >> n])
+    }
+    fn is_zero(self) -> bool {
+        self.0 == [0, 0]
+    }
+}
+
+/// The eight king steps.
+const STEPS: [(isize, isize); 8] = [
+    (-1, -1),
+    (0, -1),
+    (1, -1),
+    (-1, 0),
+    (1, 0),
+    (-1, 1),
+    (0, 1),
+    (1, 1),
+];
+
+/// Depth-first enumeration of the simple non-crossing loops through one cell,
+/// without allocation per node.
+struct Search<'g, B: Bits> {
+    grid: &'g OGrid,
+    stride: usize,
+    budget: u64,
+    nodes: u64,
+    occupied: B,
+    on_path: B,
+    /// Diagonals in use, by the 2x2 block's lower-left cell: rising
+    /// (x,y)-(x+1,y+1) and falling (x+1,y)-(x,y+1).
+    rising: B,
+    falling: B,
+}
+
+impl<'g, B: Bits> Search<'g, B> {
+    fn new(grid: &'g OGrid, budget: u64) -> Search<'g, B> {
+        let stride = grid.width + 1;
+        let mut occupied = B::ZERO;
+        for c in grid.occupied_cells() {
+            occupied = occupied.or(B::bit(c.1 * stride + c.0));
+        }
         Search {
             grid,
+            stride,
             budget,
             nodes: 0,
-            on_path: vec![0; h],
-            rising: vec![0; h],
-            falling: vec![0; h],
-            reach: vec![0; h],
-            free: vec![0; h],
+            occupied,
+            on_path: B::ZERO,
+            rising: B::ZERO,
+            falling: B::ZERO,
         }
     }
 
-    fn bit(rows: &[u64], (x, y): XY) -> bool {
-        rows[y] >> x & 1 != 0
+    fn index(&self, (x, y): XY) -> usize {
+        y * self.stride + x
     }
 
-    /// The diagonal of a step, if it is one: (block, rising).
-    fn diagonal(a: XY, b: XY) -> Option<(XY, bool)> {
-        (a.0 != b.0 && a.1 != b.1)
-            .then(|| ((a.0.min(b.0), a.1.min(b.1)), (b.0 > a.0) == (b.1 > a.1)))
+    /// The cells and their king neighbours (guard column and off-grid rows drop
+    /// out through the `and` with an in-grid mask by the caller).
+    fn grow(&self, set: B) -> B {
+        let row = set.or(set.shl(1)).or(set.shr(1));
+        row.or(row.shl(self.stride)).or(row.shr(self.stride))
+    }
+
+    /// The diagonal of a step, if it is one: (block index, rising).
+    fn diagonal(&self, a: XY, b: XY) -> Option<(usize, bool)> {
+        (a.0 != b.0 && a.1 != b.1).then(|| {
+            (
+                self.index((a.0.min(b.0), a.1.min(b.1))),
+                (b.0 > a.0) == (b.1 > a.1),
+            )
+        })
     }
 
     fn crosses(&self, a: XY, b: XY) -> bool {
-        match Search::diagonal(a, b) {
-            Some((block, true)) => Search::bit(&self.falling, block),
-            Some((block, false)) => Search::bit(&self.rising, block),
+        match self.diagonal(a, b) {
+            Some((block, true)) => self.falling.has(block),
+            Some((block, false)) => self.rising.has(block),
             None => false,
         }
     }
 
     fn mark_step(&mut self, a: XY, b: XY, on: bool) {
-        if let Some(((x, y), rising)) = Search::diagonal(a, b) {
+        if let Some((block, rising)) = self.diagonal(a, b) {
             let rows = if rising {
                 &mut self.rising
             } else {
                 &mut self.falling
             };
-            if on {
-                rows[y] |= 1 << x;
+            *rows = if on {
+                rows.or(B::bit(block))
             } else {
-                rows[y] &= !(1 << x);
-            }
+                rows.and_not(B::bit(block))
+            };
         }
     }
 
-    /// Can `from` reach a king neighbour of `start` through occupied cells off the
-    /// path (`from` itself counts)? A necessary condition for closing a loop.
-    fn can_return(&mut self, from: XY, start: XY) -> bool {
-        let grid = self.grid;
-        let h = grid.height;
-        for y in 0..h {
-            self.free[y] = grid.rows[y] & !self.on_path[y];
-            self.reach[y] = 0;
-        }
-        self.reach[from.1] = 1 << from.0;
-        // King neighbours of start (the cells that can close the loop).
-        let mut target_any = false;
-        let mask_x = |x: usize| -> u64 {
-            let mut m = 1u64 << x;
-            if x > 0 {
-                m |= 1 << (x - 1);
-            }
-            if x + 1 < grid.width {
-                m |= 1 << (x + 1);
-            }
-            m
-        };
-        let near = mask_x(start.0);
-        let target = |y: usize| -> u64 {
-            if y + 1 >= start.1 && y <= start.1 + 1 {
-                near
-            } else {
-                0
-            }
-        };
+    /// Can `from` reach a king neighbour of the start (`targets`) through
+    /// occupied cells off the path (`from` itself counts)? A necessary
+    /// condition for closing a loop.
+    fn can_return(&self, from: XY, targets: B) -> bool {
+        let free = self.occupied.and_not(self.on_path);
+        let mut reach = B::bit(self.index(from));
         loop {
-            let mut changed = false;
-            for y in 0..h {
-                let r = self.reach[y];
-                let mut grown = r | r << 1 | r >> 1;
-                if y > 0 {
-                    let d = self.reach[y - 1];
-                    grown |= d | d << 1 | d >> 1;
-                }
-                if y + 1 < h {
-                    let u = self.reach[y + 1];
-                    grown |= u | u << 1 | u >> 1;
-                }
-                grown &= self.free[y] | self.reach[y];
-                if grown != r {
-                    self.reach[y] = grown;
-                    changed = true;
-                }
-                if grown & target(y) != 0 {
-                    target_any = true;
-                }
-            }
-            if target_any {
+            if !reach.and(targets).is_zero() {
                 return true;
             }
-            if !changed {
+            let grown = self.grow(reach).and(free).or(reach);
+            if grown == reach {
                 return false;
             }
+            reach = grown;
         }
+    }
+
+    fn neighbour(&self, (x, y): XY, k: usize) -> Option<XY> {
+        let (dx, dy) = STEPS[k];
+        let nx = x as isize + dx;
+        let ny = y as isize + dy;
+        (nx >= 0 && ny >= 0 && (nx as usize) < self.grid.width && (ny as usize) < self.grid.height)
+            .then_some((nx as usize, ny as usize))
     }
 
     /// Calls `found` with every loop through `start` once (one direction).
     /// Returns false when the budget ran out.
     fn run(&mut self, start: XY, found: &mut dyn FnMut(&[XY])) -> bool {
-        let grid = self.grid;
+        let targets = self
+            .grow(B::bit(self.index(start)))
+            .and(self.occupied)
+            .and_not(B::bit(self.index(start)));
         let mut path: Vec<XY> = vec![start];
-        let mut choices: Vec<Vec<XY>> = vec![
-            grid.neighbours(start)
-                .filter(|&c| grid.get(c))
-                .collect::<Vec<_>>(),
-        ];
-        self.on_path[start.1] |= 1 << start.0;
+        // The next king step to try at each depth.
+        let mut step: Vec<usize> = vec![0];
+        self.on_path = B::bit(self.index(start));
+        self.rising = B::ZERO;
+        self.falling = B::ZERO;
         let mut complete = true;
-        while let Some(options) = choices.last_mut() {
-            let Some(next) = options.pop() else {
-                choices.pop();
-                let cell = path.pop().expect("path and choices have one length");
-                self.on_path[cell.1] &= !(1 << cell.0);
+        while let Some(&k) = step.last() {
+            let last = *path.last().expect("path and steps have one length");
+            if k == 8 {
+                step.pop();
+                path.pop();
+                self.on_path = self.on_path.and_not(B::bit(self.index(last)));
                 if let Some(&prev) = path.last() {
-                    self.mark_step(prev, cell, false);
+                    self.mark_step(prev, last, false);
                 }
                 continue;
+            }
+            *step.last_mut().expect("non-empty") += 1;
+            let Some(next) = self.neighbour(last, k) else {
+                continue;
             };
-            let last = *path.last().expect("non-empty path");
-            if Search::bit(&self.on_path, next) || self.crosses(last, next) {
+            let bit = self.index(next);
+            if !self.occupied.has(bit) || self.on_path.has(bit) || self.crosses(last, next) {
                 continue;
             }
             self.nodes += 1;
@@ -561,36 +649,23 @@ impl<'g> Search<'g> {
                 complete = false;
                 break;
             }
-            // Closing needs a way back to start that avoids the path.
-            self.on_path[next.1] |= 1 << next.0;
-            if !self.can_return(next, start) {
-                self.on_path[next.1] &= !(1 << next.0);
+            self.on_path = self.on_path.or(B::bit(bit));
+            if !self.can_return(next, targets) {
+                self.on_path = self.on_path.and_not(B::bit(bit));
                 continue;
             }
             self.mark_step(last, next, true);
             path.push(next);
-            // A loop closes here when next neighbours start; each loop is
-            // reported once, from the direction whose second cell is smaller.
-            let closes = path.len() >= 4
-                && next.0.abs_diff(start.0) <= 1
-                && next.1.abs_diff(start.1) <= 1
-                && path[1] < next
-                && !self.crosses(next, start);
-            if closes {
+            step.push(0);
+            // A loop closes when next neighbours start; each loop is reported
+            // once, from the direction whose second cell is smaller.
+            if path.len() >= 4 && targets.has(bit) && path[1] < next && !self.crosses(next, start) {
                 found(&path);
             }
-            choices.push(
-                grid.neighbours(next)
-                    .filter(|&c| grid.get(c) && !Search::bit(&self.on_path, c))
-                    .collect(),
-            );
         }
-        // Leave the search state clean for the next start.
-        for y in 0..grid.height {
-            self.on_path[y] = 0;
-            self.rising[y] = 0;
-            self.falling[y] = 0;
-        }
+        self.on_path = B::ZERO;
+        self.rising = B::ZERO;
+        self.falling = B::ZERO;
         complete
     }
 }
