@@ -18,6 +18,7 @@
 mod enclosure;
 mod faces;
 mod grid;
+pub mod paper;
 mod rejection;
 mod smallest;
 
