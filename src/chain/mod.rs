@@ -19,6 +19,7 @@ mod blocks;
 mod enclosure;
 mod faces;
 mod grid;
+pub mod paper;
 mod rejection;
 mod smallest;
 

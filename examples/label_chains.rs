@@ -1,0 +1,201 @@
+//! Labels positions with the chain oracle of `tests/common/oracle.rs`.
+//!
+//! ```sh
+//! cargo run --release --example label_chains -- stats        # oracle cost per generator
+//! cargo run --release --example label_chains -- epd > part.epd  # the generated part of perft/chains.epd
+//! ```
+
+#[path = "../tests/common/mod.rs"]
+mod common;
+
+use std::collections::HashSet;
+use std::time::Instant;
+
+use catena::board::{Position, Square};
+use common::generators::{
+    Case, cells_of, dense_cluster, fen_for_occupancy, random_board, random_game, ring,
+};
+use common::oracle::{OGrid, Options, XY, oracle};
+
+fn square_name((x, y): XY) -> String {
+    Square::new(x as u8, y as u8).to_string()
+}
+
+fn stats() {
+    let options = Options::default();
+    let report = |name: &str, cases: &mut dyn Iterator<Item = Case>| {
+        let start = Instant::now();
+        let (mut evaluated, mut dropped, mut chains, mut nodes, mut worst) = (0, 0, 0, 0u64, 0u64);
+        for case in cases {
+            let t = Instant::now();
+            match oracle(&case.grid, &case.moved, &[1, 2, 3], options) {
+                Some((verdicts, stats)) => {
+                    evaluated += 1;
+                    chains += verdicts[1].chain as usize;
+                    nodes += stats.nodes;
+                    worst = worst.max(t.elapsed().as_micros() as u64);
+                }
+                None => dropped += 1,
+            }
+        }
+        println!(
+            "{name:28} evaluated {evaluated:6} dropped {dropped:5} chains(min2) {chains:6} nodes/pos {:8.0} time {:6.2}s worst {worst}us",
+            nodes as f64 / evaluated.max(1) as f64,
+            start.elapsed().as_secs_f64()
+        );
+    };
+    report(
+        "real games",
+        &mut (0..400u64).flat_map(|seed| {
+            random_game(seed, 160, 70)
+                .into_iter()
+                .enumerate()
+                .map(move |(ply, m)| Case {
+                    grid: OGrid::from_u64(m.occupied.0),
+                    moved: cells_of(m.landing),
+                    origin: format!("game {seed} ply {ply}"),
+                })
+        }),
+    );
+    for percent in [20, 30, 40, 50, 60, 70, 80] {
+        for (w, h) in [(8, 8), (6, 6), (5, 5), (4, 4)] {
+            report(
+                &format!("random {w}x{h} {percent}%"),
+                &mut (0..500u64).map(|seed| random_board(seed, w, h, percent)),
+            );
+        }
+    }
+    for (w, h) in [(8, 8), (6, 6), (7, 7), (9, 5), (12, 12)] {
+        report(
+            &format!("cluster {w}x{h}"),
+            &mut (0..500u64).map(|seed| dense_cluster(seed, w, h)),
+        );
+        report(
+            &format!("ring {w}x{h}"),
+            &mut (0..500u64).map(|seed| ring(seed, w, h)),
+        );
+    }
+    for (w, h) in [(3, 3), (4, 4), (5, 5), (6, 6), (7, 7), (9, 5), (12, 12)] {
+        report(
+            &format!("sparse {w}x{h} 25%"),
+            &mut (0..500u64).map(|seed| random_board(seed, w, h, 25)),
+        );
+    }
+}
+
+/// One labelled line of perft/chains.epd.
+fn epd_line(fen: &str, moved: &[XY], chain: bool, size: u32) -> String {
+    let moved: Vec<String> = moved.iter().map(|&c| square_name(c)).collect();
+    format!(
+        "{fen} ; moved {} ; chain {} ; size {size}",
+        moved.join(" "),
+        chain as u8
+    )
+}
+
+fn epd() {
+    let options = Options {
+        budget: 5_000_000,
+        rim_pruning: true,
+    };
+    let mut seen = HashSet::new();
+    // Real-game-like: positions after random moves, keeping those with an
+    // enclosed candidate (the interesting ones), both verdicts.
+    println!(
+        "# Real-game-like: after a random legal game's move (70% quiet moves), labelled by the oracle."
+    );
+    let (mut yes, mut no) = (0, 0);
+    'games: for seed in 0..5000u64 {
+        for m in random_game(seed, 160, 70) {
+            let grid = OGrid::from_u64(m.occupied.0);
+            let moved = cells_of(m.landing);
+            let Some((verdicts, _)) = oracle(&grid, &moved, &[2], options) else {
+                continue;
+            };
+            let v = &verdicts[0];
+            let castle = m.landing.len() == 2;
+            let want = if v.chain {
+                yes < 140
+            } else {
+                no < 60 && (castle || Rng64(seed).odd())
+            };
+            if !want || !seen.insert((m.occupied.0, m.landing.0)) {
+                continue;
+            }
+            if !v.chain && !has_candidate(&grid) && !castle {
+                continue;
+            }
+            let fen = m.before.after(m.mv).to_fen();
+            println!("{}", epd_line(&fen, &moved, v.chain, v.size));
+            if v.chain {
+                yes += 1;
+            } else {
+                no += 1;
+            }
+            if yes >= 140 && no >= 60 {
+                break 'games;
+            }
+        }
+    }
+    println!(
+        "# Dense synthetic boards (kings plus other pieces, any placement), labelled by the oracle."
+    );
+    let (mut yes, mut no) = (0, 0);
+    for seed in 0..100_000u64 {
+        let case = if seed % 2 == 0 {
+            dense_cluster(seed, 8, 8)
+        } else {
+            random_board(seed, 8, 8, 45 + (seed % 30) as u32)
+        };
+        let bits = case.grid.to_u64();
+        let Some((verdicts, _)) = oracle(&case.grid, &case.moved, &[2], options) else {
+            continue;
+        };
+        let v = &verdicts[0];
+        if (v.chain && yes >= 80) || (!v.chain && (no >= 40 || !has_candidate(&case.grid))) {
+            continue;
+        }
+        let Some(fen) = fen_for_occupancy(bits, seed) else {
+            continue;
+        };
+        if !seen.insert((bits, bits_of(&case.moved))) {
+            continue;
+        }
+        println!("{}", epd_line(&fen, &case.moved, v.chain, v.size));
+        if v.chain {
+            yes += 1;
+        } else {
+            no += 1;
+        }
+        if yes >= 80 && no >= 40 {
+            break;
+        }
+    }
+}
+
+fn bits_of(cells: &[XY]) -> u64 {
+    cells.iter().fold(0, |b, &(x, y)| b | 1 << (y * 8 + x))
+}
+
+/// Some empty cell not joined orthogonally to the edge.
+fn has_candidate(grid: &OGrid) -> bool {
+    let rim = common::oracle::rim_connected_empties(grid);
+    grid.cells()
+        .any(|(x, y)| !grid.get((x, y)) && rim[y] >> x & 1 == 0)
+}
+
+struct Rng64(u64);
+impl Rng64 {
+    fn odd(&self) -> bool {
+        self.0 % 3 == 0
+    }
+}
+
+fn main() {
+    let _ = Position::startpos();
+    match std::env::args().nth(1).as_deref() {
+        Some("stats") => stats(),
+        Some("epd") => epd(),
+        _ => eprintln!("usage: label_chains stats|epd"),
+    }
+}

@@ -1,0 +1,491 @@
+//! `catena::chain` against the oracle of `tests/common/oracle.rs` (the spec's
+//! definition, enumerated): real-game-like positions, random boards at 20%..80%,
+//! dense clusters, rings, grids other than 8x8, MinEnclosed 1, 2 and 3.
+//!
+//! Every generator is seeded; a failure prints the seed, the grid (`#` piece,
+//! `.` empty, `M` moved) and both answers. Positions on which the oracle's
+//! search exceeds its budget are dropped (never labelled) and not counted.
+
+mod common;
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Instant;
+
+use rayon::prelude::*;
+
+use catena::board::{Bitboard, Position, Square};
+use catena::chain::{self, Cell, Grid};
+use common::generators::{Case, cells_of, dense_cluster, random_board, random_game, ring};
+use common::oracle::{
+    OGrid, Options, XY, check_link, enclosed_empties, largest_king_group, oracle,
+};
+
+const MINS: [u32; 3] = [1, 2, 3];
+
+fn cell(name: &str) -> XY {
+    let square: Square = name.parse().unwrap();
+    (square.file() as usize, square.rank() as usize)
+}
+
+fn to_grid(grid: &OGrid) -> Grid {
+    let mut g = Grid::new(grid.width, grid.height).unwrap();
+    for c in grid.occupied_cells() {
+        g.set_occupied(Cell::new(c.0, c.1), true);
+    }
+    g
+}
+
+fn to_cells(cells: &[XY]) -> Vec<Cell> {
+    cells.iter().map(|&(x, y)| Cell::new(x, y)).collect()
+}
+
+/// Counts of one family of positions.
+#[derive(Default)]
+struct Tally {
+    evaluated: AtomicUsize,
+    dropped: AtomicUsize,
+    checks: AtomicUsize,
+    chains: AtomicUsize,
+}
+
+/// Compares everything `catena::chain` says about one case with the oracle.
+/// `Ok(false)`: the oracle's budget ran out, the case is dropped.
+fn check(case: &Case, budget: u64, tally: &Tally) -> Result<bool, String> {
+    let options = Options {
+        budget,
+        rim_pruning: true,
+    };
+    let Some((verdicts, _)) = oracle(&case.grid, &case.moved, &MINS, options) else {
+        tally.dropped.fetch_add(1, Ordering::Relaxed);
+        return Ok(false);
+    };
+    tally.evaluated.fetch_add(1, Ordering::Relaxed);
+    let grid = to_grid(&case.grid);
+    let moved = to_cells(&case.moved);
+    let fail = |min: u32, what: String| {
+        Err(format!(
+            "{} MinEnclosed {min}, moved {:?}: {what}\n{}",
+            case.origin,
+            case.moved,
+            case.grid.render(&case.moved)
+        ))
+    };
+    for v in &verdicts {
+        let m = v.min_enclosed;
+        tally.checks.fetch_add(1, Ordering::Relaxed);
+        if m == 2 && v.chain {
+            tally.chains.fetch_add(1, Ordering::Relaxed);
+        }
+        let verdict = chain::grid_forms_chain(&grid, &moved, m);
+        let size = chain::grid_chain_size(&grid, &moved, m);
+        if verdict != v.chain || size != v.size {
+            return fail(
+                m,
+                format!(
+                    "oracle chain {} size {} (smallest loop {:?}), catena chain {verdict} size {size}",
+                    v.chain, v.size, v.smallest
+                ),
+            );
+        }
+        if case.grid.width == 8 && case.grid.height == 8 {
+            let occupied = Bitboard(case.grid.to_u64());
+            let landing: Bitboard = case
+                .moved
+                .iter()
+                .map(|&(x, y)| Square::new(x as u8, y as u8))
+                .collect();
+            let b_verdict = chain::forms_chain(occupied, landing, m);
+            let b_size = chain::chain_size(occupied, landing, m);
+            if b_verdict != v.chain || b_size != v.size {
+                return fail(
+                    m,
+                    format!(
+                        "oracle chain {} size {}, forms_chain {b_verdict} chain_size {b_size}",
+                        v.chain, v.size
+                    ),
+                );
+            }
+        }
+        let analysed = chain::analyse(&grid, &moved, m);
+        match (&analysed, v.chain) {
+            (None, false) => {}
+            (Some(found), true) => {
+                let cells: Vec<XY> = found.smallest.iter().map(|c| (c.x, c.y)).collect();
+                if found.size != v.size {
+                    return fail(
+                        m,
+                        format!("analyse size {} != oracle {}", found.size, v.size),
+                    );
+                }
+                if let Err(why) = check_link(&case.grid, &cells) {
+                    return fail(m, format!("analyse's smallest {cells:?} is no link: {why}"));
+                }
+                if !cells.iter().any(|c| case.moved.contains(c)) {
+                    return fail(
+                        m,
+                        format!("analyse's smallest {cells:?} misses the moved cells"),
+                    );
+                }
+                if cells.len() != v.smallest_len {
+                    return fail(
+                        m,
+                        format!(
+                            "analyse's smallest has {} cells {cells:?}, the oracle's {} {:?}",
+                            cells.len(),
+                            v.smallest_len,
+                            v.smallest
+                        ),
+                    );
+                }
+                let inside = enclosed_empties(&case.grid, &cells);
+                let mut claimed: Vec<XY> = found.enclosed.iter().map(|c| (c.x, c.y)).collect();
+                claimed.sort();
+                if inside != claimed {
+                    return fail(
+                        m,
+                        format!("{cells:?} encloses {inside:?}, analyse claims {claimed:?}"),
+                    );
+                }
+                if (largest_king_group(&inside) as u32) < m {
+                    return fail(m, format!("{cells:?} encloses no group of {m}: {inside:?}"));
+                }
+            }
+            (analysed, _) => {
+                return fail(m, format!("oracle chain {}, analyse {analysed:?}", v.chain));
+            }
+        }
+    }
+    Ok(true)
+}
+
+/// Runs `check` on every case in parallel; panics with the first failures.
+/// Returns the number of evaluated cases.
+fn run_family(
+    name: &str,
+    cases: impl ParallelIterator<Item = Case>,
+    budget: u64,
+    at_least: usize,
+) -> usize {
+    let start = Instant::now();
+    let tally = Tally::default();
+    let mut failures: Vec<String> = cases
+        .filter_map(|case| check(&case, budget, &tally).err())
+        .collect();
+    failures.sort_by_key(|f| f.len());
+    let evaluated = tally.evaluated.load(Ordering::Relaxed);
+    println!(
+        "{name}: {evaluated} positions evaluated ({} checks, {} chains at MinEnclosed 2), {} dropped over budget, {:.1}s",
+        tally.checks.load(Ordering::Relaxed),
+        tally.chains.load(Ordering::Relaxed),
+        tally.dropped.load(Ordering::Relaxed),
+        start.elapsed().as_secs_f64()
+    );
+    assert!(
+        failures.is_empty(),
+        "{} disagreements; the smallest:\n{}",
+        failures.len(),
+        failures
+            .iter()
+            .take(3)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+    assert!(
+        evaluated >= at_least,
+        "{name}: only {evaluated} positions evaluated"
+    );
+    evaluated
+}
+
+#[test]
+fn real_game_positions() {
+    // Random legal games (70% quiet moves so the board stays full), every move:
+    // its landing squares, two for castling.
+    let cases = (0..220u64).into_par_iter().flat_map_iter(|seed| {
+        random_game(seed, 150, 70)
+            .into_iter()
+            .enumerate()
+            .map(move |(ply, m)| Case {
+                grid: OGrid::from_u64(m.occupied.0),
+                moved: cells_of(m.landing),
+                origin: format!("random_game(seed {seed}, 150, 70) ply {ply} {}", m.mv),
+            })
+    });
+    run_family("real games", cases, 20_000, 25_000);
+}
+
+#[test]
+fn random_boards_at_every_density() {
+    let mut total = 0;
+    for percent in [20, 30, 40, 50, 60, 70, 80] {
+        // Dense boards only on small grids, where the oracle finishes.
+        let sizes: &[(usize, usize, u64)] = match percent {
+            20 | 30 => &[(8, 8, 3000), (6, 6, 1500), (5, 5, 1500)],
+            40 => &[(8, 8, 1500), (6, 6, 1500), (5, 5, 1500), (4, 4, 1000)],
+            50 => &[(8, 8, 300), (6, 6, 800), (5, 5, 1500), (4, 4, 1500)],
+            60 => &[(6, 6, 300), (5, 5, 1200), (4, 4, 2000)],
+            _ => &[(5, 5, 400), (4, 4, 2500), (4, 5, 1000), (3, 4, 1000)],
+        };
+        for &(w, h, n) in sizes {
+            let cases = (0..n)
+                .into_par_iter()
+                .map(move |seed| random_board(seed * 131 + percent as u64, w, h, percent));
+            total += run_family(
+                &format!("random {w}x{h} at {percent}%"),
+                cases,
+                20_000,
+                n as usize / 2,
+            );
+        }
+    }
+    println!("random boards: {total} positions");
+}
+
+#[test]
+fn dense_clusters_and_rings() {
+    let mut total = 0;
+    for (w, h, n) in [
+        (8, 8, 1500),
+        (7, 7, 1500),
+        (6, 6, 2000),
+        (9, 5, 1500),
+        (5, 5, 2000),
+    ] {
+        let cases = (0..n)
+            .into_par_iter()
+            .map(move |seed| dense_cluster(seed, w, h));
+        total += run_family(
+            &format!("clusters {w}x{h}"),
+            cases,
+            20_000,
+            n as usize * 3 / 4,
+        );
+    }
+    for (w, h, n) in [
+        (8, 8, 3000),
+        (7, 7, 2000),
+        (6, 6, 2000),
+        (9, 5, 2000),
+        (12, 12, 1000),
+    ] {
+        let cases = (0..n).into_par_iter().map(move |seed| ring(seed, w, h));
+        total += run_family(
+            &format!("rings {w}x{h}"),
+            cases,
+            20_000,
+            n as usize * 9 / 10,
+        );
+    }
+    println!("clusters and rings: {total} positions");
+}
+
+#[test]
+fn grids_other_than_eight_by_eight() {
+    let mut total = 0;
+    let sizes = [
+        (3, 3, 30, 2000),
+        (3, 3, 60, 2000),
+        (4, 4, 35, 3000),
+        (5, 5, 35, 3000),
+        (6, 6, 35, 3000),
+        (7, 7, 35, 3000),
+        (9, 5, 40, 3000),
+        (5, 9, 40, 2000),
+        (12, 12, 25, 3000),
+        (12, 12, 33, 1000),
+        (16, 3, 45, 2000),
+        (1, 7, 60, 500),
+        (2, 6, 60, 500),
+    ];
+    for (w, h, percent, n) in sizes {
+        let cases = (0..n)
+            .into_par_iter()
+            .map(move |seed| random_board(seed, w, h, percent));
+        total += run_family(
+            &format!("{w}x{h} at {percent}%"),
+            cases,
+            20_000,
+            n as usize * 9 / 10,
+        );
+    }
+    println!("other grids: {total} positions");
+}
+
+/// The rim pruning the oracle uses for speed is itself checked: testing every
+/// empty cell of every loop gives the same answers.
+#[test]
+fn oracle_rim_pruning_changes_nothing() {
+    let cases: Vec<Case> = (0..3000u64)
+        .map(|seed| match seed % 4 {
+            0 => random_board(seed, 5, 5, 55),
+            1 => dense_cluster(seed, 6, 6),
+            2 => ring(seed, 7, 7),
+            _ => random_board(seed, 8, 8, 35),
+        })
+        .collect();
+    let compared = AtomicUsize::new(0);
+    cases.par_iter().for_each(|case| {
+        let pruned = Options {
+            budget: 20_000,
+            rim_pruning: true,
+        };
+        let full = Options {
+            budget: 20_000,
+            rim_pruning: false,
+        };
+        if let (Some((a, _)), Some((b, _))) = (
+            oracle(&case.grid, &case.moved, &MINS, pruned),
+            oracle(&case.grid, &case.moved, &MINS, full),
+        ) {
+            compared.fetch_add(1, Ordering::Relaxed);
+            for (a, b) in a.iter().zip(&b) {
+                assert_eq!(
+                    (a.chain, a.size, a.smallest_len),
+                    (b.chain, b.size, b.smallest_len),
+                    "{}\n{}",
+                    case.origin,
+                    case.grid.render(&case.moved)
+                );
+            }
+        }
+    });
+    assert!(compared.load(Ordering::Relaxed) > 2500);
+}
+
+const SPEC_TABLE: [(&str, &str, bool, u32); 8] = [
+    ("k7/8/8/8/5N2/4P1B1/5P1P/K5R1 w - - 0 1", "g3", true, 2),
+    ("k7/8/8/8/5N2/4P1B1/5P2/K5R1 w - - 0 1", "g3", false, 0),
+    ("k7/8/8/8/5N2/4P1B1/5P1P/K5R1 w - - 0 1", "a1", false, 0),
+    (
+        "rnbqkbnr/pppp1ppp/8/4p3/8/2PP4/PP2PPPP/RNBQKBNR b KQkq - 0 2",
+        "d3",
+        true,
+        2,
+    ),
+    (
+        "rnbqkbnr/p6p/r1nppn1r/p1p2p1p/P1P1PP1P/R1N1BB1R/P1P4P/R1BQKBNR w - - 0 1",
+        "e4",
+        false,
+        0,
+    ),
+    (
+        "1b4rk/n1p3pr/p1np3p/1p1pp3/3PP3/P1NPPQ2/N1PRK3/1B6 w - - 0 1",
+        "f3",
+        true,
+        2,
+    ),
+    (
+        "5rk1/ppp1nrpp/2nq2b1/3p2P1/3P1PP1/P1N1P3/1P2B3/2RQK2R w K - 1 17",
+        "f8",
+        true,
+        8,
+    ),
+    (
+        "r3k2r/1bppb1q1/1pn1p2p/p4p2/Q2P2pN/P1PBP1P1/1P1N1PPR/R3K3 b Qkq - 1 16",
+        "h2",
+        true,
+        12,
+    ),
+];
+
+#[test]
+fn oracle_agrees_with_the_spec_table() {
+    for (fen, moved, chain, size) in SPEC_TABLE {
+        let grid = OGrid::from_u64(Position::from_fen(fen).unwrap().occupied().0);
+        for pruning in [true, false] {
+            let options = Options {
+                budget: 50_000_000,
+                rim_pruning: pruning,
+            };
+            let (verdicts, _) = oracle(&grid, &[cell(moved)], &[2], options).expect("in budget");
+            let v = &verdicts[0];
+            assert_eq!(
+                (v.chain, v.size),
+                (chain, size),
+                "{fen} {moved} pruning {pruning}"
+            );
+        }
+    }
+    // The table's f8 line: the smallest link through f8 holds exactly e4 e5 f5 e6 f6.
+    let grid = OGrid::from_u64(Position::from_fen(SPEC_TABLE[6].0).unwrap().occupied().0);
+    let (verdicts, _) = oracle(&grid, &[cell("f8")], &[2], Options::default()).unwrap();
+    let inside = enclosed_empties(&grid, &verdicts[0].smallest);
+    let mut expected: Vec<XY> = ["e4", "e5", "f5", "e6", "f6"].map(cell).to_vec();
+    expected.sort();
+    assert_eq!(inside, expected);
+}
+
+/// The table's h2 line says 33 of White's 46 moves in the position before Rh2
+/// close a chain.
+#[test]
+fn the_spec_tables_thirty_three_of_forty_six() {
+    let before = Position::from_fen(
+        "r3k2r/1bppb1q1/1pn1p2p/p4p2/Q2P2pN/P1PBP1P1/1P1N1PP1/R3K2R w KQkq - 0 16",
+    )
+    .unwrap();
+    let moves = before.legal_moves();
+    let closing = moves
+        .iter()
+        .filter(|&&mv| {
+            let grid = OGrid::from_u64(before.occupied_after(mv).0);
+            let (v, _) = oracle(
+                &grid,
+                &cells_of(before.landing_squares(mv)),
+                &[2],
+                Options {
+                    budget: 50_000_000,
+                    rim_pruning: true,
+                },
+            )
+            .unwrap();
+            v[0].chain
+        })
+        .count();
+    assert_eq!((closing, moves.len()), (33, 46));
+}
+
+/// Every line of `perft/chains.epd` against the oracle and `catena::chain`.
+#[test]
+fn chains_epd_suite() {
+    let text =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/perft/chains.epd")).unwrap();
+    let lines = catena::tools::epd::parse_suite(&text);
+    assert!(lines.len() >= 300, "only {} positions", lines.len());
+    let failures: Vec<String> = lines
+        .par_iter()
+        .filter_map(|line| {
+            let position = Position::from_fen(&line.fen)
+                .unwrap_or_else(|e| panic!("line {}: {e}", line.number));
+            let moved: Vec<XY> = line
+                .operand("moved")
+                .unwrap_or_else(|| panic!("line {}: no moved", line.number))
+                .split_whitespace()
+                .map(cell)
+                .collect();
+            let chain: bool = line.operand("chain").expect("chain") == "1";
+            let size: u32 = line.operand("size").expect("size").parse().unwrap();
+            let grid = OGrid::from_u64(position.occupied().0);
+            let options = Options {
+                budget: 50_000_000,
+                rim_pruning: true,
+            };
+            let (v, _) = oracle(&grid, &moved, &[2], options).expect("suite lines are labelled");
+            let landing: Bitboard = moved
+                .iter()
+                .map(|&(x, y)| Square::new(x as u8, y as u8))
+                .collect();
+            let ours = (
+                chain::forms_chain(position.occupied(), landing, 2),
+                chain::chain_size(position.occupied(), landing, 2),
+            );
+            ((v[0].chain, v[0].size) != (chain, size) || ours != (chain, size)).then(|| {
+                format!(
+                    "line {}: file ({chain}, {size}), oracle ({}, {}), catena {ours:?}",
+                    line.number, v[0].chain, v[0].size
+                )
+            })
+        })
+        .collect();
+    assert!(failures.is_empty(), "{failures:#?}");
+}

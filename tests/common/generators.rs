@@ -1,0 +1,280 @@
+//! Seeded position generators for the chain tests: every position is a pure
+//! function of its seed, so a failure names the seed that reproduces it.
+
+use catena::board::{Bitboard, Move, MoveKind, Position};
+
+use super::oracle::{OGrid, XY};
+
+/// xorshift64*: tiny, seeded, good enough for test positions.
+#[derive(Clone, Debug)]
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        // SplitMix the seed so that neighbouring seeds diverge at once.
+        let mut z = seed.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        Rng((z ^ (z >> 31)) | 1)
+    }
+
+    pub fn next_u64(&mut self) -> u64 {
+        let mut x = self.0;
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        self.0 = x;
+        x.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    /// Uniform in 0..bound (bound > 0).
+    pub fn below(&mut self, bound: usize) -> usize {
+        ((self.next_u64() >> 11) % bound as u64) as usize
+    }
+
+    /// True with probability `percent` / 100.
+    pub fn percent(&mut self, percent: u32) -> bool {
+        self.below(100) < percent as usize
+    }
+
+    pub fn range(&mut self, low: usize, high_inclusive: usize) -> usize {
+        low + self.below(high_inclusive - low + 1)
+    }
+}
+
+/// One generated test case: a grid and the cell(s) a move put a piece on.
+#[derive(Clone, Debug)]
+pub struct Case {
+    pub grid: OGrid,
+    pub moved: Vec<XY>,
+    /// How to make it again, for failure messages.
+    pub origin: String,
+}
+
+/// A random occupied cell, if any.
+pub fn random_occupied(rng: &mut Rng, grid: &OGrid) -> Option<XY> {
+    let cells = grid.occupied_cells();
+    (!cells.is_empty()).then(|| cells[rng.below(cells.len())])
+}
+
+/// A width x height grid with each cell occupied with probability `percent`,
+/// and a moved cell (occupied by force) chosen at random.
+pub fn random_board(seed: u64, width: usize, height: usize, percent: u32) -> Case {
+    let mut rng = Rng::new(seed);
+    let mut grid = OGrid::new(width, height);
+    for cell in grid.clone().cells() {
+        grid.set(cell, rng.percent(percent));
+    }
+    let moved = (rng.below(width), rng.below(height));
+    grid.set(moved, true);
+    Case {
+        grid,
+        moved: vec![moved],
+        origin: format!("random_board(seed {seed}, {width}x{height}, {percent}%)"),
+    }
+}
+
+/// A dense cluster: a blob of pieces (each cell of a random disc or rectangle
+/// occupied with probability 70..95%) in a sparse field (0..15%), the moved
+/// cell inside the blob.
+pub fn dense_cluster(seed: u64, width: usize, height: usize) -> Case {
+    let mut rng = Rng::new(seed);
+    let mut grid = OGrid::new(width, height);
+    let cx = rng.below(width) as isize;
+    let cy = rng.below(height) as isize;
+    let rx = rng.range(1, width.div_ceil(2).max(1)) as isize;
+    let ry = rng.range(1, height.div_ceil(2).max(1)) as isize;
+    let disc = rng.percent(50);
+    let dense = rng.range(70, 95) as u32;
+    let sparse = rng.range(0, 15) as u32;
+    let mut blob = Vec::new();
+    for cell in grid.clone().cells() {
+        let dx = cell.0 as isize - cx;
+        let dy = cell.1 as isize - cy;
+        let in_blob = if disc {
+            dx * dx * ry * ry + dy * dy * rx * rx <= rx * rx * ry * ry
+        } else {
+            dx.abs() <= rx && dy.abs() <= ry
+        };
+        if in_blob {
+            blob.push(cell);
+        }
+        grid.set(cell, rng.percent(if in_blob { dense } else { sparse }));
+    }
+    let moved = if blob.is_empty() {
+        (cx as usize, cy as usize)
+    } else {
+        blob[rng.below(blob.len())]
+    };
+    grid.set(moved, true);
+    Case {
+        grid,
+        moved: vec![moved],
+        origin: format!("dense_cluster(seed {seed}, {width}x{height})"),
+    }
+}
+
+/// A ring-like structure: the border of a random rectangle, with gaps, bumps,
+/// diagonal corners and a few pieces inside; the kind of board where loops and
+/// the rim rule matter.
+pub fn ring(seed: u64, width: usize, height: usize) -> Case {
+    let mut rng = Rng::new(seed);
+    let mut grid = OGrid::new(width, height);
+    let x0 = rng.below(width.saturating_sub(2).max(1));
+    let y0 = rng.below(height.saturating_sub(2).max(1));
+    let x1 = rng.range((x0 + 2).min(width - 1), width - 1);
+    let y1 = rng.range((y0 + 2).min(height - 1), height - 1);
+    let gap = rng.range(0, 12) as u32;
+    let cut_corners = rng.percent(50);
+    let mut ring_cells = Vec::new();
+    for cell in grid.clone().cells() {
+        let (x, y) = cell;
+        let on_ring = (x >= x0 && x <= x1 && (y == y0 || y == y1))
+            || (y >= y0 && y <= y1 && (x == x0 || x == x1));
+        let corner = (x == x0 || x == x1) && (y == y0 || y == y1);
+        if on_ring && !(cut_corners && corner) && !rng.percent(gap) {
+            grid.set(cell, true);
+            ring_cells.push(cell);
+        } else if rng.percent(12) {
+            grid.set(cell, true);
+        }
+    }
+    let moved = if ring_cells.is_empty() {
+        (x0, y0)
+    } else {
+        ring_cells[rng.below(ring_cells.len())]
+    };
+    grid.set(moved, true);
+    Case {
+        grid,
+        moved: vec![moved],
+        origin: format!("ring(seed {seed}, {width}x{height})"),
+    }
+}
+
+/// The cells of an 8x8 bitboard.
+pub fn cells_of(bits: Bitboard) -> Vec<XY> {
+    bits.into_iter()
+        .map(|square| (square.file() as usize, square.rank() as usize))
+        .collect()
+}
+
+/// One move of a game: the position before it, the move, the occupancy after
+/// it and its landing squares (two for castling).
+#[derive(Clone, Debug)]
+pub struct GameMove {
+    pub before: Position,
+    pub mv: Move,
+    pub occupied: Bitboard,
+    pub landing: Bitboard,
+}
+
+/// A random legal game from the start position. Moves are drawn uniformly,
+/// except that with probability `quiet_percent` a non-capture is preferred,
+/// which keeps the board full longer (more like real games, more loops).
+pub fn random_game(seed: u64, max_plies: usize, quiet_percent: u32) -> Vec<GameMove> {
+    let mut rng = Rng::new(seed);
+    let mut position = Position::startpos();
+    let mut moves = Vec::new();
+    for _ in 0..max_plies {
+        let legal = position.legal_moves();
+        if legal.is_empty() || position.halfmove_clock() >= 100 || position.is_dead() {
+            break;
+        }
+        let quiet: Vec<Move> = legal
+            .iter()
+            .copied()
+            .filter(|&mv| {
+                !position.occupied().contains(mv.to()) && mv.kind() != MoveKind::EnPassant
+            })
+            .collect();
+        let mv = if !quiet.is_empty() && rng.percent(quiet_percent) {
+            quiet[rng.below(quiet.len())]
+        } else {
+            legal[rng.below(legal.len())]
+        };
+        let child = position.after(mv);
+        moves.push(GameMove {
+            before: position.clone(),
+            mv,
+            occupied: child.occupied(),
+            landing: position.landing_squares(mv),
+        });
+        position = child;
+    }
+    moves
+}
+
+/// A position for catena's FEN parser whose occupancy is `occupied`: two kings
+/// (not adjacent) on occupied squares, every other piece black (so the side not
+/// to move, Black, is never in check) except those near the white king, which
+/// are white so White is in check by at most two pieces. Pawns only off the
+/// back ranks. White to move. `None` if no such arrangement was found.
+pub fn fen_for_occupancy(occupied: u64, seed: u64) -> Option<String> {
+    let squares: Vec<usize> = (0..64).filter(|&s| occupied >> s & 1 != 0).collect();
+    if squares.len() < 2 {
+        return None;
+    }
+    let mut rng = Rng::new(seed);
+    for _attempt in 0..200 {
+        let wk = squares[rng.below(squares.len())];
+        let bk = squares[rng.below(squares.len())];
+        let (wx, wy) = (wk % 8, wk / 8);
+        let (bx, by) = (bk % 8, bk / 8);
+        if wx.abs_diff(bx) <= 1 && wy.abs_diff(by) <= 1 {
+            continue;
+        }
+        let mut board = [' '; 64];
+        board[wk] = 'K';
+        board[bk] = 'k';
+        for &s in &squares {
+            if s == wk || s == bk {
+                continue;
+            }
+            let (x, y) = (s % 8, s / 8);
+            let back_rank = y == 0 || y == 7;
+            let kinds: &[char] = if back_rank {
+                &['n', 'b', 'r', 'q']
+            } else {
+                &['p', 'p', 'n', 'b', 'r']
+            };
+            let mut piece = kinds[rng.below(kinds.len())];
+            // Pieces close to the white king, or on its lines, turn white.
+            let near = x.abs_diff(wx) <= 2 && y.abs_diff(wy) <= 2;
+            let on_line = x == wx || y == wy || x.abs_diff(wx) == y.abs_diff(wy) || rng.percent(10);
+            if near || on_line {
+                piece = piece.to_ascii_uppercase();
+            }
+            board[s] = piece;
+        }
+        let mut fen = String::new();
+        for y in (0..8).rev() {
+            let mut run = 0;
+            for x in 0..8 {
+                let c = board[y * 8 + x];
+                if c == ' ' {
+                    run += 1;
+                } else {
+                    if run > 0 {
+                        fen.push_str(&run.to_string());
+                        run = 0;
+                    }
+                    fen.push(c);
+                }
+            }
+            if run > 0 {
+                fen.push_str(&run.to_string());
+            }
+            if y > 0 {
+                fen.push('/');
+            }
+        }
+        fen.push_str(" w - - 0 1");
+        if let Ok(position) = Position::from_fen(&fen)
+            && position.occupied().0 == occupied
+        {
+            return Some(fen);
+        }
+    }
+    None
+}
