@@ -67,6 +67,13 @@ pub fn forms_chain(occupied: Bitboard, landing: Bitboard, min_enclosed: u32) -> 
         })
 }
 
+/// The cheap exact test the engine runs first: whether the pieces cut a
+/// king-connected group of `min_enclosed` empty squares off the board's edge
+/// anywhere. When they do not, no move forms a chain.
+pub fn cuts_off_a_group(occupied: Bitboard, min_enclosed: u32) -> bool {
+    rejection::may_enclose(occupied, min_enclosed)
+}
+
 /// The chain size of the move that put pieces on `landing`: the most empty
 /// squares inside any chain through them, 0 when it formed none.
 pub fn chain_size(occupied: Bitboard, landing: Bitboard, min_enclosed: u32) -> u32 {
