@@ -118,7 +118,7 @@ fn epd() {
             let want = if v.chain {
                 yes < 140
             } else {
-                no < 60 && (castle || Rng64(seed).odd())
+                no < 60 && (castle || seed.is_multiple_of(3))
             };
             if !want || !seen.insert((m.occupied.0, m.landing.0)) {
                 continue;
@@ -183,13 +183,6 @@ fn has_candidate(grid: &OGrid) -> bool {
     let rim = common::oracle::rim_connected_empties(grid);
     grid.cells()
         .any(|(x, y)| !grid.get((x, y)) && rim[y] >> x & 1 == 0)
-}
-
-struct Rng64(u64);
-impl Rng64 {
-    fn odd(&self) -> bool {
-        self.0 % 3 == 0
-    }
 }
 
 /// The kind of disagreement between the paper's criterion and the oracle, if any.
@@ -259,6 +252,9 @@ fn minimise(grid: &OGrid, moved: XY, kind: &str) -> OGrid {
     }
 }
 
+/// A kind of disagreement: its name, its count, and its smallest example.
+type Kind = (&'static str, usize, Option<(OGrid, XY, String)>);
+
 fn paper_report() {
     let mut cases: Vec<Case> = Vec::new();
     for seed in 0..300u64 {
@@ -277,7 +273,7 @@ fn paper_report() {
         cases.push(dense_cluster(seed, 8, 8));
         cases.push(ring(seed, 8, 8));
     }
-    let mut kinds: Vec<(&str, usize, Option<(OGrid, XY, String)>)> = Vec::new();
+    let mut kinds: Vec<Kind> = Vec::new();
     let (mut evaluated, mut agree) = (0, 0);
     let start = Instant::now();
     let (mut t_paper, mut t_ours) = (0f64, 0f64);

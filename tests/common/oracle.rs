@@ -58,7 +58,7 @@ impl OGrid {
     /// rows may be newlines or `/`.
     pub fn parse(text: &str) -> OGrid {
         let lines: Vec<&str> = text
-            .split(|c: char| c == '/' || c == '\n')
+            .split(['/', '\n'])
             .map(str::trim)
             .filter(|line| !line.is_empty())
             .collect();
