@@ -235,7 +235,7 @@ fn random_boards_at_every_density() {
                 &format!("random {w}x{h} at {percent}%"),
                 cases,
                 20_000,
-                n as usize / 2,
+                n as usize / 3,
             );
         }
     }
