@@ -1,4 +1,12 @@
 //! Catena: an engine for Switch-Side Chain-Chess.
 
 pub mod board;
+pub mod chain;
+pub mod eval;
+pub mod game;
+pub mod movepick;
+pub mod search;
+pub mod time;
 pub mod tools;
+pub mod transposition;
+pub mod uci;

@@ -3,19 +3,27 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 use catena::board::attacks;
+use catena::tools::bench;
 use catena::tools::perft::{self, PerftArgs};
 
 /// Catena, an engine for Switch-Side Chain-Chess.
 #[derive(Parser, Debug)]
 #[command(version, about)]
 struct Cli {
+    /// Without a command Catena runs as a UCI engine on stdin and stdout.
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
 }
 
 #[derive(Subcommand, Debug)]
 enum Command {
     Perft(PerftArgs),
+    /// Search the built-in positions to a fixed depth; the last line is `<nodes> nodes <nps> nps`.
+    Bench {
+        /// Search depth.
+        #[arg(default_value_t = bench::DEFAULT_DEPTH, value_parser = clap::value_parser!(i32).range(1..=100))]
+        depth: i32,
+    },
 }
 
 fn main() -> ExitCode {
@@ -43,7 +51,17 @@ fn main() -> ExitCode {
     };
     attacks::init();
     let outcome = match &cli.command {
-        Command::Perft(args) => perft::run(args),
+        None => {
+            catena::uci::Engine::new().run(std::io::stdin().lock());
+            Ok(true)
+        }
+        Some(Command::Perft(args)) => perft::run(args),
+        Some(Command::Bench { depth }) => {
+            for line in bench::run(*depth, 16, 1) {
+                println!("{line}");
+            }
+            Ok(true)
+        }
     };
     match outcome {
         Ok(true) => ExitCode::SUCCESS,

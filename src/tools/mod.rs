@@ -2,3 +2,4 @@
 
 pub mod epd;
 pub mod perft;
+pub mod bench;
