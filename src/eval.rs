@@ -107,7 +107,12 @@ fn square_value(piece: Piece, square: Square) -> Score {
     let central_file = 3 - (2 * file - 7).abs() / 2;
     match piece {
         Piece::Pawn => s(
-            3 * (rank - 1) + if (2..=5).contains(&file) { 4 * (rank - 1).min(3) } else { 0 },
+            3 * (rank - 1)
+                + if (2..=5).contains(&file) {
+                    4 * (rank - 1).min(3)
+                } else {
+                    0
+                },
             8 * (rank - 1),
         ),
         Piece::Knight => s(8 * center - 25, 6 * center - 20),
@@ -147,7 +152,9 @@ fn pawn_attack_span(position: &Position, color: Color) -> Bitboard {
     position
         .colored_pieces(color, Piece::Pawn)
         .into_iter()
-        .fold(Bitboard::EMPTY, |set, square| set | pawn_attacks(color, square))
+        .fold(Bitboard::EMPTY, |set, square| {
+            set | pawn_attacks(color, square)
+        })
 }
 
 /// The files next to `file`.
@@ -238,7 +245,7 @@ fn side_terms(position: &Position, us: Color, terms: &mut Terms, sign: i32) {
         if (our_pawns & adjacent_files(square.file())).is_empty() {
             pawns += ISOLATED_PAWN;
         }
-        if (front_span(square, us) & file & our_pawns).len() > 0 {
+        if !(front_span(square, us) & file & our_pawns).is_empty() {
             pawns += DOUBLED_PAWN;
         }
         if (front_span(square, us) & their_pawns).is_empty() {
@@ -333,7 +340,11 @@ pub fn describe(position: &Position) -> String {
         ("King safety", terms.king_safety),
         ("Total", terms.total()),
     ];
-    let _ = writeln!(text, "{:>14} | {:>6} {:>6} | {:>6}", "Term", "MG", "EG", "Phased");
+    let _ = writeln!(
+        text,
+        "{:>14} | {:>6} {:>6} | {:>6}",
+        "Term", "MG", "EG", "Phased"
+    );
     for (name, score) in rows {
         let _ = writeln!(
             text,

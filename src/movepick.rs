@@ -113,7 +113,8 @@ fn losing_tactical(position: &Position, mv: Move, attacker: Piece) -> bool {
     }
     let gain = victim(position, mv).map_or(0, |piece| PIECE_VALUE[piece.index()]);
     let us = position.side_to_move();
-    let guarded = !(pawn_attacks(us, mv.to()) & position.colored_pieces(!us, Piece::Pawn)).is_empty();
+    let guarded =
+        !(pawn_attacks(us, mv.to()) & position.colored_pieces(!us, Piece::Pawn)).is_empty();
     guarded && PIECE_VALUE[attacker.index()] > gain
 }
 
@@ -277,7 +278,9 @@ mod tests {
             killers: [None, None],
             history: &history,
         };
-        let first = MovePicker::all(&position, &hints, None, false).next().unwrap();
+        let first = MovePicker::all(&position, &hints, None, false)
+            .next()
+            .unwrap();
         assert_eq!(first.action.mv.to_string(), "e4d5");
     }
 }

@@ -58,6 +58,8 @@ pub struct Control {
     pub pondering: AtomicBool,
     /// Milliseconds from `started` at which the clock started (the `ponderhit`).
     pub clock_offset_ms: AtomicU64,
+    /// Set by the thread that answers `go` just before it prints `bestmove`.
+    pub answered: AtomicBool,
 }
 
 /// Where the search starts: the position, the switch run and the earlier
@@ -230,8 +232,11 @@ impl<'a> Worker<'a> {
         if self.unpublished < NODES_PER_CHECK {
             return;
         }
-        let total =
-            self.shared.nodes.fetch_add(self.unpublished, Ordering::Relaxed) + self.unpublished;
+        let total = self
+            .shared
+            .nodes
+            .fetch_add(self.unpublished, Ordering::Relaxed)
+            + self.unpublished;
         self.unpublished = 0;
         let control = self.shared.control;
         if self.id == 0 && !control.pondering.load(Ordering::Relaxed) {
@@ -429,7 +434,9 @@ impl<'a> Worker<'a> {
         let picker = MovePicker::all(
             position,
             &hints,
-            rules.is_some().then_some(&chain_test as &dyn Fn(Move) -> bool),
+            rules
+                .is_some()
+                .then_some(&chain_test as &dyn Fn(Move) -> bool),
             switch_allowed,
         );
         if picker.is_empty() {
@@ -465,7 +472,16 @@ impl<'a> Worker<'a> {
             let new_depth = depth - 1 + extension;
 
             let value = if index == 0 {
-                self.child_value(&child, child_run, action.switch, new_depth, alpha, beta, ply, pv_node)
+                self.child_value(
+                    &child,
+                    child_run,
+                    action.switch,
+                    new_depth,
+                    alpha,
+                    beta,
+                    ply,
+                    pv_node,
+                )
             } else {
                 let reduction = if depth >= 3 && index >= 3 && quiet && !gives_check && !in_check {
                     let base = 1 + (index as i32 / 8) + depth / 8;
@@ -485,12 +501,26 @@ impl<'a> Worker<'a> {
                 );
                 if value > alpha && reduction > 0 {
                     value = self.child_value(
-                        &child, child_run, action.switch, new_depth, alpha, alpha + 1, ply, false,
+                        &child,
+                        child_run,
+                        action.switch,
+                        new_depth,
+                        alpha,
+                        alpha + 1,
+                        ply,
+                        false,
                     );
                 }
                 if value > alpha && value < beta && pv_node {
                     value = self.child_value(
-                        &child, child_run, action.switch, new_depth, alpha, beta, ply, true,
+                        &child,
+                        child_run,
+                        action.switch,
+                        new_depth,
+                        alpha,
+                        beta,
+                        ply,
+                        true,
                     );
                 }
                 value
@@ -638,7 +668,14 @@ impl<'a> Worker<'a> {
     }
 
     /// One pass over the root moves from `first` on with window (`alpha`, `beta`).
-    fn search_root(&mut self, root: &Root, depth: i32, mut alpha: i32, beta: i32, first: usize) -> i32 {
+    fn search_root(
+        &mut self,
+        root: &Root,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        first: usize,
+    ) -> i32 {
         let position = &root.position;
         let mut best = -INFINITE;
         self.keys.push(position.key());
@@ -651,14 +688,37 @@ impl<'a> Worker<'a> {
             };
             let new_depth = depth - 1 + i32::from(child.in_check());
             let value = if index == first {
-                self.child_value(&child, child_run, action.switch, new_depth, alpha, beta, 0, true)
+                self.child_value(
+                    &child,
+                    child_run,
+                    action.switch,
+                    new_depth,
+                    alpha,
+                    beta,
+                    0,
+                    true,
+                )
             } else {
                 let mut value = self.child_value(
-                    &child, child_run, action.switch, new_depth, alpha, alpha + 1, 0, false,
+                    &child,
+                    child_run,
+                    action.switch,
+                    new_depth,
+                    alpha,
+                    alpha + 1,
+                    0,
+                    false,
                 );
                 if value > alpha && value < beta {
                     value = self.child_value(
-                        &child, child_run, action.switch, new_depth, alpha, beta, 0, true,
+                        &child,
+                        child_run,
+                        action.switch,
+                        new_depth,
+                        alpha,
+                        beta,
+                        0,
+                        true,
                     );
                 }
                 value
@@ -797,7 +857,9 @@ fn root_actions(root: &Root, tt: &TranspositionTable, search_moves: &[Move]) -> 
     MovePicker::all(
         position,
         &hints,
-        chain_test.is_some().then_some(&test as &dyn Fn(Move) -> bool),
+        chain_test
+            .is_some()
+            .then_some(&test as &dyn Fn(Move) -> bool),
         switch_allowed,
     )
     .map(|scored| scored.action)

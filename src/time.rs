@@ -82,7 +82,10 @@ mod tests {
                     };
                     let budget = Budget::from_clock(clock, ms(10));
                     assert!(budget.soft <= budget.hard);
-                    assert!(budget.hard <= ms(time).saturating_sub(ms(10)), "{clock:?} {budget:?}");
+                    assert!(
+                        budget.hard <= ms(time).saturating_sub(ms(10)),
+                        "{clock:?} {budget:?}"
+                    );
                 }
             }
         }

@@ -232,6 +232,14 @@ impl Engine {
         let Some(&command) = tokens.first() else {
             return true;
         };
+        // A search that has printed its move is over: collect its thread.
+        if self
+            .running
+            .as_ref()
+            .is_some_and(|running| running.control.answered.load(Ordering::Acquire))
+        {
+            self.wait_for_search(false);
+        }
         match command {
             "uci" => self.uci(),
             "isready" => send(&UciMessage::ReadyOk.serialize()),
@@ -254,7 +262,10 @@ impl Engine {
                 if let Some(running) = &self.running {
                     // The clock runs from now: the budget is measured from here.
                     let waited = running.started.elapsed().as_millis() as u64;
-                    running.control.clock_offset_ms.store(waited, Ordering::Relaxed);
+                    running
+                        .control
+                        .clock_offset_ms
+                        .store(waited, Ordering::Relaxed);
                     running.control.pondering.store(false, Ordering::Relaxed);
                 } else {
                     error("ponderhit without a search");
@@ -313,7 +324,10 @@ impl Engine {
         let (name, value) = match parsed {
             Ok(UciMessage::SetOption { name, value }) => (name, value),
             _ => {
-                error(&format!("cannot read '{}': use setoption name <name> [value <value>]", line.trim()));
+                error(&format!(
+                    "cannot read '{}': use setoption name <name> [value <value>]",
+                    line.trim()
+                ));
                 return;
             }
         };
@@ -326,7 +340,9 @@ impl Engine {
         let spin = |min: i64, max: i64| -> Result<i64, String> {
             match value.parse::<i64>() {
                 Ok(number) if (min..=max).contains(&number) => Ok(number),
-                _ => Err(format!("option {name} needs a number from {min} to {max}, not '{value}'")),
+                _ => Err(format!(
+                    "option {name} needs a number from {min} to {max}, not '{value}'"
+                )),
             }
         };
         let result = match name.to_ascii_lowercase().as_str() {
@@ -334,21 +350,42 @@ impl Engine {
                 self.options.hash_mb = mb as usize;
                 self.tt = Arc::new(TranspositionTable::new(self.options.hash_mb));
             }),
-            "threads" => spin(1, THREADS_MAX).map(|threads| self.options.threads = threads as usize),
+            "threads" => {
+                spin(1, THREADS_MAX).map(|threads| self.options.threads = threads as usize)
+            }
             "move overhead" => spin(0, 5000).map(|ms| self.options.move_overhead = ms as u64),
             "multipv" => spin(1, 256).map(|lines| self.options.multipv = lines as usize),
             "ponder" => match value.to_ascii_lowercase().as_str() {
-                "true" => Ok(self.options.ponder = true),
-                "false" => Ok(self.options.ponder = false),
+                "true" => {
+                    self.options.ponder = true;
+                    Ok(())
+                }
+                "false" => {
+                    self.options.ponder = false;
+                    Ok(())
+                }
                 _ => Err(format!("option Ponder needs true or false, not '{value}'")),
             },
-            "clear hash" => Ok(self.tt.clear()),
+            "clear hash" => {
+                self.tt.clear();
+                Ok(())
+            }
             "uci_variant" => match value.to_ascii_lowercase().as_str() {
-                "chess" => Ok(self.options.sscc = false),
-                "sscc" => Ok(self.options.sscc = true),
-                _ => Err(format!("option UCI_Variant is chess or sscc, not '{value}'")),
+                "chess" => {
+                    self.options.sscc = false;
+                    Ok(())
+                }
+                "sscc" => {
+                    self.options.sscc = true;
+                    Ok(())
+                }
+                _ => Err(format!(
+                    "option UCI_Variant is chess or sscc, not '{value}'"
+                )),
             },
-            "switchrule" => value.parse::<SwitchRule>().map(|rule| self.options.switch_rule = rule),
+            "switchrule" => value
+                .parse::<SwitchRule>()
+                .map(|rule| self.options.switch_rule = rule),
             "minenclosed" => spin(
                 i64::from(*Rules::MIN_ENCLOSED_RANGE.start()),
                 i64::from(*Rules::MIN_ENCLOSED_RANGE.end()),
@@ -391,13 +428,21 @@ impl Engine {
         while index < moves.len() {
             let token = moves[index];
             if token == "switch" {
-                error(&format!("move {}: {}", index + 1, GameError::SwitchWithoutMove));
+                error(&format!(
+                    "move {}: {}",
+                    index + 1,
+                    GameError::SwitchWithoutMove
+                ));
                 break;
             }
             let mv = match game.position.parse_move(token) {
                 Ok(mv) => mv,
                 Err(problem) => {
-                    error(&format!("move {} '{token}': {}", index + 1, GameError::IllegalMove(problem)));
+                    error(&format!(
+                        "move {} '{token}': {}",
+                        index + 1,
+                        GameError::IllegalMove(problem)
+                    ));
                     break;
                 }
             };
@@ -407,7 +452,8 @@ impl Engine {
             let run = match (wants_switch, rules) {
                 (false, _) => SwitchRun::default(),
                 (true, None) => {
-                    switch_error = Some("'switch' needs setoption name UCI_Variant value sscc".to_string());
+                    switch_error =
+                        Some("'switch' needs setoption name UCI_Variant value sscc".to_string());
                     SwitchRun::default()
                 }
                 (true, Some(rules)) => {
@@ -434,7 +480,10 @@ impl Engine {
             game.run = run;
             game.last = Some((mv, formed_chain));
             if let Some(problem) = switch_error {
-                error(&format!("move {} 'switch' after {mv}: {problem}", index + 2));
+                error(&format!(
+                    "move {} 'switch' after {mv}: {problem}",
+                    index + 2
+                ));
                 break;
             }
             index += if wants_switch { 2 } else { 1 };
@@ -565,8 +614,14 @@ impl Engine {
     }
 
     fn perft(&mut self, depth: Option<&str>) {
-        let Some(depth) = depth.and_then(|depth| depth.parse::<u32>().ok()).filter(|depth| (1..=perft::MAX_DEPTH).contains(depth)) else {
-            error(&format!("go perft needs a depth from 1 to {}", perft::MAX_DEPTH));
+        let Some(depth) = depth
+            .and_then(|depth| depth.parse::<u32>().ok())
+            .filter(|depth| (1..=perft::MAX_DEPTH).contains(depth))
+        else {
+            error(&format!(
+                "go perft needs a depth from 1 to {}",
+                perft::MAX_DEPTH
+            ));
             return;
         };
         self.wait_for_search(true);
@@ -597,12 +652,19 @@ impl Engine {
                 };
                 text.push_str(&format!(" | {letter}"));
             }
-            text.push_str(&format!(" | {}\n +---+---+---+---+---+---+---+---+\n", rank + 1));
+            text.push_str(&format!(
+                " | {}\n +---+---+---+---+---+---+---+---+\n",
+                rank + 1
+            ));
         }
         text.push_str("   a   b   c   d   e   f   g   h\n\n");
         text.push_str(&format!("Fen: {}\n", position.to_fen()));
         text.push_str(&format!("Key: {:016X}\n", position.key()));
-        let checkers: Vec<String> = position.checkers().into_iter().map(|s| s.to_string()).collect();
+        let checkers: Vec<String> = position
+            .checkers()
+            .into_iter()
+            .map(|s| s.to_string())
+            .collect();
         text.push_str(&format!("Checkers: {}", checkers.join(" ")));
         if let Some(rules) = self.rules() {
             let mut run = self.game.run;
@@ -619,7 +681,11 @@ impl Engine {
             if let Some((mv, formed_chain)) = self.game.last {
                 text.push_str(&format!(
                     "\nLast move: {mv}, {}",
-                    if formed_chain { "formed a chain" } else { "formed no chain" }
+                    if formed_chain {
+                        "formed a chain"
+                    } else {
+                        "formed no chain"
+                    }
                 ));
             }
         }
@@ -644,10 +710,16 @@ fn info_line(report: &Report) -> String {
         UciInfoAttribute::Nodes(report.nodes),
         UciInfoAttribute::Nps(report.nodes.saturating_mul(1000) / millis),
         UciInfoAttribute::HashFull(report.hashfull),
-        UciInfoAttribute::Time(vampirc_uci::Duration::milliseconds(report.time.as_millis() as i64)),
+        UciInfoAttribute::Time(vampirc_uci::Duration::milliseconds(
+            report.time.as_millis() as i64
+        )),
     ];
     if !report.pv.is_empty() {
-        let pv: Vec<String> = report.pv.iter().map(|&action| describe_action(action)).collect();
+        let pv: Vec<String> = report
+            .pv
+            .iter()
+            .map(|&action| describe_action(action))
+            .collect();
         attributes.push(UciInfoAttribute::Any("pv".to_string(), pv.join(" ")));
     }
     UciMessage::Info(attributes).serialize()
@@ -698,6 +770,7 @@ fn search_and_answer(
     {
         std::thread::sleep(Duration::from_millis(1));
     }
+    control.answered.store(true, Ordering::Release);
     send(&bestmove_line(&result));
 }
 
@@ -709,7 +782,10 @@ mod tests {
     fn counts_are_clamped_not_rejected() {
         assert_eq!(parse_count("-5"), Some(0));
         assert_eq!(parse_count("12"), Some(12));
-        assert_eq!(parse_count("999999999999999999999999999999999999999999"), Some(u64::MAX));
+        assert_eq!(
+            parse_count("999999999999999999999999999999999999999999"),
+            Some(u64::MAX)
+        );
         assert_eq!(parse_count("x"), None);
         assert_eq!(parse_count(""), None);
     }

@@ -43,10 +43,10 @@ pub fn run(depth: i32, hash_mb: usize, threads: usize) -> Vec<String> {
         threads: threads.max(1),
         ..Limits::default()
     };
-    let positions = CHESS
-        .iter()
-        .map(|fen| (fen, Variant::Chess))
-        .chain(SSCC.iter().map(|fen| (fen, Variant::Sscc(Rules::default()))));
+    let positions = CHESS.iter().map(|fen| (fen, Variant::Chess)).chain(
+        SSCC.iter()
+            .map(|fen| (fen, Variant::Sscc(Rules::default()))),
+    );
     let mut lines = Vec::new();
     let (mut total, started) = (0u64, Instant::now());
     for (index, (fen, variant)) in positions.enumerate() {
@@ -74,6 +74,9 @@ pub fn run(depth: i32, hash_mb: usize, threads: usize) -> Vec<String> {
         ));
     }
     let elapsed = started.elapsed().as_secs_f64().max(1e-6);
-    lines.push(format!("{total} nodes {} nps", (total as f64 / elapsed) as u64));
+    lines.push(format!(
+        "{total} nodes {} nps",
+        (total as f64 / elapsed) as u64
+    ));
     lines
 }
