@@ -626,12 +626,17 @@ impl Engine {
         };
         self.wait_for_search(true);
         let start = Instant::now();
-        match perft::divide(&self.game.position, depth, self.options.threads) {
+        let tree = match self.rules() {
+            Some(rules) => perft::Tree::Sscc(rules),
+            None => perft::Tree::Chess { bulk: true },
+        };
+        match perft::divide(&tree, &self.game.position, depth, self.options.threads) {
             Ok(counts) => {
-                for (mv, nodes) in &counts {
-                    send(&format!("{mv}: {nodes}"));
+                for count in &counts {
+                    let switch = if count.switched { " switch" } else { "" };
+                    send(&format!("{}{switch}: {}", count.mv, count.nodes));
                 }
-                let total: u64 = counts.iter().map(|(_, nodes)| nodes).sum();
+                let total: u64 = counts.iter().map(|count| count.nodes).sum();
                 send("");
                 send(&format!("Nodes searched: {total}"));
                 log::info!("{}", perft::summary_line(total, start.elapsed()));

@@ -34,8 +34,15 @@ fn incremental_state_equals_state_from_scratch_in_random_games() {
             }
             let mv = moves[random.below(moves.len())];
             let child = position.after(mv);
-            assert_eq!(position.occupied_after(mv), child.occupied(), "{position} {mv}");
-            assert!((position.landing_squares(mv) - child.occupied()).is_empty(), "{position} {mv}");
+            assert_eq!(
+                position.occupied_after(mv),
+                child.occupied(),
+                "{position} {mv}"
+            );
+            assert!(
+                (position.landing_squares(mv) - child.occupied()).is_empty(),
+                "{position} {mv}"
+            );
             position = child;
             assert_eq!(position.key(), position.key_from_scratch(), "{position}");
             // Rebuilding from the FEN recomputes the key, checkers and pins from nothing.

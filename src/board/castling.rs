@@ -16,7 +16,11 @@ impl Wing {
 
     /// The wing a castling move (the king's two-square step) goes to.
     pub const fn of_castling(mv: Move) -> Wing {
-        if mv.to().file() > mv.from().file() { Wing::King } else { Wing::Queen }
+        if mv.to().file() > mv.from().file() {
+            Wing::King
+        } else {
+            Wing::Queen
+        }
     }
 
     /// The rook's starting file.

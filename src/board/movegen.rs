@@ -262,12 +262,17 @@ impl std::fmt::Display for MoveParseError {
     fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
         match self {
             MoveParseError::Notation(text) => {
-                write!(f, "'{text}' is not a move in UCI notation (like e2e4 or e7e8q)")
+                write!(
+                    f,
+                    "'{text}' is not a move in UCI notation (like e2e4 or e7e8q)"
+                )
             }
             MoveParseError::NoPieceToMove { square, color } => {
                 write!(f, "there is no {color} piece on {square} to move")
             }
-            MoveParseError::Illegal(text) => write!(f, "{text} is not a legal move in this position"),
+            MoveParseError::Illegal(text) => {
+                write!(f, "{text} is not a legal move in this position")
+            }
         }
     }
 }
@@ -278,8 +283,14 @@ impl Position {
     /// The legal move written `text` in UCI notation (`e2e4`, `e7e8q`, `e1g1`).
     pub fn parse_move(&self, text: &str) -> Result<Move, MoveParseError> {
         let notation_error = || MoveParseError::Notation(text.to_string());
-        let from: Square = text.get(0..2).and_then(|s| s.parse().ok()).ok_or_else(notation_error)?;
-        let to: Square = text.get(2..4).and_then(|s| s.parse().ok()).ok_or_else(notation_error)?;
+        let from: Square = text
+            .get(0..2)
+            .and_then(|s| s.parse().ok())
+            .ok_or_else(notation_error)?;
+        let to: Square = text
+            .get(2..4)
+            .and_then(|s| s.parse().ok())
+            .ok_or_else(notation_error)?;
         let promotion = match text.get(4..) {
             Some("") => None,
             Some(letter) if letter.len() == 1 => Some(
@@ -291,7 +302,10 @@ impl Position {
         };
         let color = self.side_to_move;
         if !self.colored(color).contains(from) {
-            return Err(MoveParseError::NoPieceToMove { square: from, color });
+            return Err(MoveParseError::NoPieceToMove {
+                square: from,
+                color,
+            });
         }
         self.legal_moves()
             .into_iter()

@@ -163,12 +163,15 @@ impl Position {
         match mv.kind() {
             MoveKind::Castle => {
                 let castling = Castling::of(self.side_to_move, Wing::of_castling(mv));
-                occupied - castling.king_from.bitboard() - castling.rook_from.bitboard()
+                (occupied - castling.king_from.bitboard() - castling.rook_from.bitboard())
                     | castling.king_to.bitboard()
                     | castling.rook_to.bitboard()
             }
-            MoveKind::EnPassant => occupied - from.bitboard() - Square::new(to.file(), from.rank()).bitboard() | to.bitboard(),
-            _ => occupied - from.bitboard() | to.bitboard(),
+            MoveKind::EnPassant => {
+                (occupied - from.bitboard() - Square::new(to.file(), from.rank()).bitboard())
+                    | to.bitboard()
+            }
+            _ => (occupied - from.bitboard()) | to.bitboard(),
         }
     }
 

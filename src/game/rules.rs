@@ -81,6 +81,10 @@ impl Default for Rules {
 impl fmt::Display for Rules {
     /// The form of the PGN tag `SSCC`: `SwitchRule=chain;MinEnclosed=2`.
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        write!(f, "SwitchRule={};MinEnclosed={}", self.switch_rule, self.min_enclosed)
+        write!(
+            f,
+            "SwitchRule={};MinEnclosed={}",
+            self.switch_rule, self.min_enclosed
+        )
     }
 }

@@ -70,7 +70,9 @@ impl SwitchRun {
                 landing: position.landing_squares(mv),
                 min_enclosed: rules.min_enclosed,
             },
-            (RunLimit::NoRun, SwitchRule::Moves) => RunLimit::Known(position.fullmove_number().into()),
+            (RunLimit::NoRun, SwitchRule::Moves) => {
+                RunLimit::Known(position.fullmove_number().into())
+            }
             (RunLimit::NoRun, SwitchRule::Unlimited) => RunLimit::Unlimited,
             (running, _) => running,
         };
@@ -84,5 +86,9 @@ impl SwitchRun {
 /// Whether `mv`, played from `position`, forms a chain under `rules`.
 #[inline]
 pub fn forms_chain(position: &Position, mv: Move, rules: &Rules) -> bool {
-    chain::forms_chain(position.occupied_after(mv), position.landing_squares(mv), rules.min_enclosed)
+    chain::forms_chain(
+        position.occupied_after(mv),
+        position.landing_squares(mv),
+        rules.min_enclosed,
+    )
 }

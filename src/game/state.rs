@@ -2,9 +2,9 @@
 
 use std::fmt;
 
+use super::Rules;
 use super::outcome::{Outcome, Player, Termination};
 use super::run::{SwitchRun, forms_chain};
-use super::Rules;
 use crate::board::{Color, FenError, Move, MoveParseError, Position};
 
 /// Why a move or a switch cannot be applied. The game is left as it was.
@@ -26,7 +26,9 @@ impl fmt::Display for GameError {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
         match self {
             GameError::IllegalMove(error) => write!(f, "illegal move: {error}"),
-            GameError::SwitchWithoutChain(mv) => write!(f, "cannot switch after {mv}: it formed no chain"),
+            GameError::SwitchWithoutChain(mv) => {
+                write!(f, "cannot switch after {mv}: it formed no chain")
+            }
             GameError::SwitchOverLimit { switches, limit } => write!(
                 f,
                 "cannot switch: {switches} switches in a row already, the limit of this run is {limit}"
@@ -132,7 +134,9 @@ impl GameState {
             return Err(GameError::GameOver(outcome.termination));
         }
         if !self.position.is_legal(mv) {
-            return Err(GameError::IllegalMove(MoveParseError::Illegal(mv.to_string())));
+            return Err(GameError::IllegalMove(MoveParseError::Illegal(
+                mv.to_string(),
+            )));
         }
         let formed_chain = self.forms_chain(mv);
         if switch {
@@ -144,7 +148,8 @@ impl GameState {
         } else {
             SwitchRun::default()
         };
-        let before = std::mem::replace(&mut self.position, self.position.after(mv));
+        let after = self.position.after(mv);
+        let before = std::mem::replace(&mut self.position, after);
         self.plies.push(Ply {
             mv,
             switched: switch,
@@ -172,7 +177,10 @@ impl GameState {
     /// Applies a UCI move list with `switch` tokens (`c2c3 e7e5 d2d3 switch g8f6`).
     /// Stops at the first bad token, keeping everything before it, and returns
     /// that token's index with the error.
-    pub fn apply_uci_moves<'a>(&mut self, tokens: &[&'a str]) -> Result<(), (usize, &'a str, GameError)> {
+    pub fn apply_uci_moves<'a>(
+        &mut self,
+        tokens: &[&'a str],
+    ) -> Result<(), (usize, &'a str, GameError)> {
         let mut index = 0;
         while index < tokens.len() {
             let token = tokens[index];
@@ -189,7 +197,8 @@ impl GameState {
                     return Err((index, token, error));
                 }
                 // The move itself is good: keep it, and report the switch.
-                self.apply(mv, false).map_err(|error| (index, token, error))?;
+                self.apply(mv, false)
+                    .map_err(|error| (index, token, error))?;
                 return Err((index + 1, tokens[index + 1], error));
             }
             index += if switch { 2 } else { 1 };
@@ -224,7 +233,12 @@ impl GameState {
     /// The end of the game, if it has ended.
     pub fn outcome(&self) -> Option<Outcome> {
         let position = &self.position;
-        let ended = |termination, winner| Some(Outcome { termination, winner });
+        let ended = |termination, winner| {
+            Some(Outcome {
+                termination,
+                winner,
+            })
+        };
         if !position.has_legal_move() {
             return if position.in_check() {
                 ended(Termination::Checkmate, Some(!position.side_to_move()))
@@ -247,7 +261,11 @@ impl GameState {
     /// The points of `player` in the finished game: that of the colour it controls at the end.
     pub fn score_of(&self, player: Player) -> Option<f64> {
         let outcome = self.outcome()?;
-        let color = if self.white_player == player { Color::White } else { Color::Black };
+        let color = if self.white_player == player {
+            Color::White
+        } else {
+            Color::Black
+        };
         Some(outcome.score_of(color))
     }
 }

@@ -7,40 +7,147 @@ use rayon::prelude::*;
 
 use super::epd::parse_suite;
 use crate::board::{Move, Position};
+use crate::game::{Rules, SwitchRule, SwitchRun, forms_chain};
 
 /// Deeper than any perft anyone waits for; keeps depths sane on the command line.
 pub const MAX_DEPTH: u32 = 15;
 
 /// Leaves of the legal move tree `depth` plies deep; the last ply is counted, not played.
 pub fn perft(position: &Position, depth: u32) -> u64 {
-    match depth {
-        0 => 1,
-        1 => position.count_legal_moves() as u64,
-        _ => {
-            let mut nodes = 0;
-            position.generate_moves(|piece_moves| {
-                for mv in piece_moves {
-                    nodes += perft(&position.after(mv), depth - 1);
-                }
-                false
-            });
-            nodes
+    count_leaves::<true>(position, depth)
+}
+
+/// Leaves of the legal move tree, every move of the last ply played too: the
+/// work an SSCC perft cannot avoid, as it must look at the board after each move.
+pub fn perft_playing_leaves(position: &Position, depth: u32) -> u64 {
+    count_leaves::<false>(position, depth)
+}
+
+fn count_leaves<const BULK: bool>(position: &Position, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    if BULK && depth == 1 {
+        return position.count_legal_moves() as u64;
+    }
+    let mut nodes = 0;
+    position.generate_moves(|piece_moves| {
+        for mv in piece_moves {
+            nodes += count_leaves::<BULK>(&position.after(mv), depth - 1);
         }
+        false
+    });
+    nodes
+}
+
+/// Leaves of the SSCC game tree (spec section 4): every ply a board move and a
+/// switch choice, so a chain-forming move with a switch allowed has two children.
+pub fn sscc_perft(position: &Position, mut run: SwitchRun, depth: u32, rules: &Rules) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    // Whether a switch is allowed depends on the run, not on the move.
+    let may_switch = run.allows_switch();
+    if depth == 1 && !may_switch {
+        return position.count_legal_moves() as u64;
+    }
+    let mut nodes = 0;
+    position.generate_moves(|piece_moves| {
+        for mv in piece_moves {
+            let switch = may_switch && forms_chain(position, mv, rules);
+            if depth == 1 {
+                nodes += 1 + switch as u64;
+                continue;
+            }
+            let child = position.after(mv);
+            nodes += sscc_perft(&child, SwitchRun::default(), depth - 1, rules);
+            if switch {
+                nodes += sscc_perft(
+                    &child,
+                    run.after_switch(position, mv, rules),
+                    depth - 1,
+                    rules,
+                );
+            }
+        }
+        false
+    });
+    nodes
+}
+
+/// Which tree a perft counts.
+#[derive(Clone, Copy, Debug)]
+pub enum Tree {
+    /// The chess move tree, the last ply counted in bulk or played.
+    Chess { bulk: bool },
+    /// The SSCC game tree under these rules.
+    Sscc(Rules),
+}
+
+impl Tree {
+    /// The leaves below `position`, `depth` plies deep.
+    pub fn count(&self, position: &Position, depth: u32) -> u64 {
+        match self {
+            Tree::Chess { bulk: true } => perft(position, depth),
+            Tree::Chess { bulk: false } => perft_playing_leaves(position, depth),
+            Tree::Sscc(rules) => sscc_perft(position, SwitchRun::default(), depth, rules),
+        }
+    }
+
+    /// The children of the root: one per move, and for SSCC a second, marked
+    /// as a switch, per move that forms a chain.
+    fn root_children(&self, position: &Position) -> Vec<(Move, Option<SwitchRun>)> {
+        let mut children = Vec::new();
+        for mv in position.legal_moves() {
+            children.push((mv, None));
+            if let Tree::Sscc(rules) = self
+                && forms_chain(position, mv, rules)
+            {
+                children.push((
+                    mv,
+                    Some(SwitchRun::default().after_switch(position, mv, rules)),
+                ));
+            }
+        }
+        children
     }
 }
 
-/// Perft of each root move, in move-generation order, over `threads` threads.
-pub fn divide(position: &Position, depth: u32, threads: usize) -> Result<Vec<(Move, u64)>, String> {
-    let moves = position.legal_moves();
-    let count = |&mv: &Move| (mv, perft(&position.after(mv), depth - 1));
+/// One root child's count, as `--divide` prints it: `e2e4` or `d2d3 switch`.
+pub struct RootCount {
+    pub mv: Move,
+    pub switched: bool,
+    pub nodes: u64,
+}
+
+/// The count below each root child, in move-generation order, over `threads` threads.
+pub fn divide(
+    tree: &Tree,
+    position: &Position,
+    depth: u32,
+    threads: usize,
+) -> Result<Vec<RootCount>, String> {
+    let children = tree.root_children(position);
+    let count = |&(mv, switch_run): &(Move, Option<SwitchRun>)| {
+        let child = position.after(mv);
+        let nodes = match (tree, switch_run) {
+            (Tree::Sscc(rules), Some(run)) => sscc_perft(&child, run, depth - 1, rules),
+            _ => tree.count(&child, depth - 1),
+        };
+        RootCount {
+            mv,
+            switched: switch_run.is_some(),
+            nodes,
+        }
+    };
     if threads <= 1 {
-        return Ok(moves.iter().map(count).collect());
+        return Ok(children.iter().map(count).collect());
     }
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
         .map_err(|error| format!("cannot start {threads} threads: {error}"))?;
-    Ok(pool.install(|| moves.par_iter().map(count).collect()))
+    Ok(pool.install(|| children.par_iter().map(count).collect()))
 }
 
 /// The closing line of every perft run: `nodes <N> time <ms> nps <nps>`.
@@ -52,9 +159,8 @@ pub fn summary_line(nodes: u64, elapsed: Duration) -> String {
 #[derive(clap::Args, Debug)]
 #[command(
     about = "Count the leaves of the move tree",
-    long_about = "Count the leaves of the legal move tree to DEPTH plies, or check every count of an EPD suite \
-                  (lines `<fen> ;D1 <n> ;D2 <n> …`).",
-    arg_required_else_help = true
+    long_about = "Count the leaves of the legal move tree (or with --sscc of the SSCC game tree) to DEPTH plies, \
+                  or check every count of an EPD suite (lines `<fen> ;D1 <n> ;D2 <n> …`, SSCC counts `;S1 <n> …`)."
 )]
 pub struct PerftArgs {
     /// Plies to count (1 to 15).
@@ -75,16 +181,40 @@ pub struct PerftArgs {
     /// Threads that share the root moves.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024))]
     threads: u16,
+    /// Count the SSCC game tree: a chain-forming move may be followed by a switch.
+    #[arg(long)]
+    sscc: bool,
+    /// With --sscc: what limits consecutive switches (chain, moves or unlimited).
+    #[arg(long, requires = "sscc", default_value = "chain")]
+    rule: SwitchRule,
+    /// With --sscc: the smallest group of empty squares a chain must surround (1 to 16).
+    #[arg(long, requires = "sscc", default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=16))]
+    min_enclosed: u32,
+    /// Play every move of the last ply instead of counting them in bulk.
+    #[arg(long, conflicts_with = "sscc")]
+    no_bulk: bool,
+}
+
+impl PerftArgs {
+    fn tree(&self, rules: Rules) -> Tree {
+        if self.sscc {
+            Tree::Sscc(rules)
+        } else {
+            Tree::Chess {
+                bulk: !self.no_bulk,
+            }
+        }
+    }
+
+    fn rules(&self) -> Result<Rules, String> {
+        Rules::new(self.rule, self.min_enclosed)
+    }
 }
 
 /// Runs `catena perft`; `Ok(false)` means a suite had mismatches.
 pub fn run(args: &PerftArgs) -> Result<bool, String> {
     match (&args.suite, args.depth) {
-        (Some(file), _) => run_suite(
-            file,
-            args.max_depth.unwrap_or(MAX_DEPTH),
-            args.threads.into(),
-        ),
+        (Some(file), _) => run_suite(file, args),
         (None, Some(depth)) => {
             let position = match &args.fen {
                 Some(fen) => {
@@ -93,19 +223,21 @@ pub fn run(args: &PerftArgs) -> Result<bool, String> {
                 None => Position::startpos(),
             };
             let start = Instant::now();
-            let counts = divide(&position, depth, args.threads.into())?;
+            let counts = divide(
+                &args.tree(args.rules()?),
+                &position,
+                depth,
+                args.threads.into(),
+            )?;
             let elapsed = start.elapsed();
             if args.divide {
-                for (mv, nodes) in &counts {
-                    println!("{mv}: {nodes}");
+                for count in &counts {
+                    let switch = if count.switched { " switch" } else { "" };
+                    println!("{}{switch}: {}", count.mv, count.nodes);
                 }
                 println!();
             }
-            let nodes = if depth == 0 {
-                1
-            } else {
-                counts.iter().map(|(_, nodes)| nodes).sum()
-            };
+            let nodes = counts.iter().map(|count| count.nodes).sum();
             println!("{}", summary_line(nodes, elapsed));
             Ok(true)
         }
@@ -113,22 +245,38 @@ pub fn run(args: &PerftArgs) -> Result<bool, String> {
     }
 }
 
-fn run_suite(file: &PathBuf, max_depth: u32, threads: usize) -> Result<bool, String> {
+/// Checks the `D<n>` counts of a suite, or with `--sscc` its `S<n>` counts. A
+/// line may set its own rules with `;rule <name>` and `;min-enclosed <n>`.
+fn run_suite(file: &PathBuf, args: &PerftArgs) -> Result<bool, String> {
     let text = std::fs::read_to_string(file)
         .map_err(|error| format!("cannot read {}: {error}", file.display()))?;
     let lines = parse_suite(&text);
     if lines.is_empty() {
         return Err(format!("{} holds no positions", file.display()));
     }
+    let prefix = if args.sscc { 'S' } else { 'D' };
+    let max_depth = args.max_depth.unwrap_or(MAX_DEPTH);
     let start = Instant::now();
     let (mut total_nodes, mut mismatches, mut checked) = (0u64, 0usize, 0usize);
     for line in &lines {
-        let position = Position::from_fen(&line.fen)
-            .map_err(|error| format!("line {}: bad FEN: {error}", line.number))?;
+        let at_line = |message: String| format!("line {}: {message}", line.number);
+        let position =
+            Position::from_fen(&line.fen).map_err(|error| at_line(format!("bad FEN: {error}")))?;
+        let rule = match line.operand("rule") {
+            Some(name) => name.parse().map_err(at_line)?,
+            None => args.rule,
+        };
+        let min_enclosed = match line.operand("min-enclosed") {
+            Some(number) => number
+                .parse()
+                .map_err(|_| at_line(format!("min-enclosed '{number}' is not a number")))?,
+            None => args.min_enclosed,
+        };
+        let tree = args.tree(Rules::new(rule, min_enclosed).map_err(at_line)?);
         let mut verdicts = Vec::new();
         for (opcode, operand) in &line.operations {
             let Some(depth) = opcode
-                .strip_prefix('D')
+                .strip_prefix(prefix)
                 .and_then(|depth| depth.parse::<u32>().ok())
             else {
                 continue;
@@ -136,24 +284,21 @@ fn run_suite(file: &PathBuf, max_depth: u32, threads: usize) -> Result<bool, Str
             if depth > max_depth || depth == 0 {
                 continue;
             }
-            let expected: u64 = operand.parse().map_err(|_| {
-                format!(
-                    "line {}: count '{operand}' for {opcode} is not a number",
-                    line.number
-                )
-            })?;
-            let counted: u64 = divide(&position, depth, threads)?
+            let expected: u64 = operand
+                .parse()
+                .map_err(|_| at_line(format!("count '{operand}' for {opcode} is not a number")))?;
+            let counted: u64 = divide(&tree, &position, depth, args.threads.into())?
                 .iter()
-                .map(|(_, nodes)| nodes)
+                .map(|count| count.nodes)
                 .sum();
             total_nodes += counted;
             checked += 1;
             if counted == expected {
-                verdicts.push(format!("D{depth} ok"));
+                verdicts.push(format!("{prefix}{depth} ok"));
             } else {
                 mismatches += 1;
                 verdicts.push(format!(
-                    "D{depth} MISMATCH expected {expected} counted {counted}"
+                    "{prefix}{depth} MISMATCH expected {expected} counted {counted}"
                 ));
             }
         }

@@ -1,0 +1,139 @@
+//! Chains (spec section 2): loops of pieces through the piece that just moved,
+//! surrounding a king-connected group of at least `MinEnclosed` empty squares.
+//!
+//! The method, exact and without recursion on the board:
+//! 1. on the chess board, a bitboard flood fill rejects every position whose
+//!    pieces cut no group of `MinEnclosed` empty squares off the edge
+//!    ([`rejection`]): almost every move of a game ends there;
+//! 2. otherwise the pieces king-connected to the moved one are drawn as a plane
+//!    graph and its faces are labelled ([`faces`]);
+//! 3. a loop through the piece is the border between a connected set of faces
+//!    and the connected rest, so "can these squares be surrounded?" is a
+//!    two-disjoint-paths question on the small graph of faces, answered by a
+//!    unit-capacity flow, and the chain size is a branch-and-bound over paths
+//!    of faces ([`enclosure`]);
+//! 4. for display, the loop with the fewest pieces is found by iterative
+//!    deepening ([`smallest`]).
+
+mod enclosure;
+mod faces;
+mod grid;
+mod rejection;
+mod smallest;
+
+pub use grid::{Cell, Grid, GridError, MAX_SIDE};
+
+use crate::board::{Bitboard, Square};
+use enclosure::Enclosures;
+use faces::{Faces, group_of, pad};
+
+/// A chain formed by a move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Chain {
+    /// The most empty squares inside any chain through the moved piece(s).
+    pub size: u32,
+    /// A chain with the fewest pieces, in order around the loop.
+    pub smallest: Vec<Cell>,
+    /// The empty squares inside `smallest`, bottom row first.
+    pub enclosed: Vec<Cell>,
+}
+
+/// Whether the move that put pieces on `landing` formed a chain.
+///
+/// ```
+/// use catena::board::{Position, Square};
+/// use catena::chain;
+/// // 1.c3 e5 2.d3: b2-c3-d3-e2-d1-c1 surrounds c2 and d2.
+/// let position =
+///     Position::from_fen("rnbqkbnr/pppp1ppp/8/4p3/8/2PP4/PP2PPPP/RNBQKBNR b KQkq - 0 2").unwrap();
+/// let d3: Square = "d3".parse().unwrap();
+/// assert!(chain::forms_chain(position.occupied(), d3.bitboard(), 2));
+/// assert_eq!(chain::chain_size(position.occupied(), d3.bitboard(), 2), 2);
+/// assert!(!chain::forms_chain(position.occupied(), d3.bitboard(), 3));
+/// ```
+pub fn forms_chain(occupied: Bitboard, landing: Bitboard, min_enclosed: u32) -> bool {
+    if !rejection::may_enclose(occupied, min_enclosed) {
+        return false;
+    }
+    let grid = Grid::from_bitboard(occupied);
+    grid_forms_chain(&grid, &cells(landing), min_enclosed)
+}
+
+/// The chain size of the move that put pieces on `landing`: the most empty
+/// squares inside any chain through them, 0 when it formed none.
+pub fn chain_size(occupied: Bitboard, landing: Bitboard, min_enclosed: u32) -> u32 {
+    if !rejection::may_enclose(occupied, min_enclosed) {
+        return 0;
+    }
+    let grid = Grid::from_bitboard(occupied);
+    grid_chain_size(&grid, &cells(landing), min_enclosed)
+}
+
+fn cells(squares: Bitboard) -> Vec<Cell> {
+    squares.into_iter().map(Cell::from).collect()
+}
+
+/// [`forms_chain`] on any grid.
+pub fn grid_forms_chain(grid: &Grid, moved: &[Cell], min_enclosed: u32) -> bool {
+    moved
+        .iter()
+        .any(|&piece| with_enclosures(grid, piece, min_enclosed, |e| e.forms_chain()) == Some(true))
+}
+
+/// [`chain_size`] on any grid.
+pub fn grid_chain_size(grid: &Grid, moved: &[Cell], min_enclosed: u32) -> u32 {
+    moved
+        .iter()
+        .filter_map(|&piece| with_enclosures(grid, piece, min_enclosed, |e| e.largest_chain()))
+        .max()
+        .unwrap_or(0) as u32
+}
+
+/// Everything about the chain formed through `moved`, or `None` when there is none.
+pub fn analyse(grid: &Grid, moved: &[Cell], min_enclosed: u32) -> Option<Chain> {
+    let size = grid_chain_size(grid, moved, min_enclosed);
+    if size == 0 {
+        return None;
+    }
+    let (smallest, enclosed) = moved
+        .iter()
+        .filter(|&&piece| grid_forms_chain(grid, &[piece], min_enclosed))
+        .filter_map(|&piece| smallest::smallest_loop(grid, piece, min_enclosed))
+        .min_by_key(|(loop_cells, _)| loop_cells.len())?;
+    Some(Chain {
+        size,
+        smallest,
+        enclosed,
+    })
+}
+
+/// [`analyse`] for a chess position's occupancy.
+pub fn analyse_board(occupied: Bitboard, landing: Bitboard, min_enclosed: u32) -> Option<Chain> {
+    analyse(
+        &Grid::from_bitboard(occupied),
+        &cells(landing),
+        min_enclosed,
+    )
+}
+
+/// Back from a cell of the chess board to its square.
+pub fn square_of(cell: Cell) -> Square {
+    Square::new(cell.x as u8, cell.y as u8)
+}
+
+/// Runs `question` on the faces drawn by the pieces connected to `piece`;
+/// `None` when `piece` is empty or off the grid.
+fn with_enclosures<T>(
+    grid: &Grid,
+    piece: Cell,
+    min_enclosed: u32,
+    question: impl FnOnce(&Enclosures) -> T,
+) -> Option<T> {
+    if !grid.is_occupied(piece) {
+        return None;
+    }
+    let group = group_of(grid, piece);
+    let faces = Faces::of_group(grid, &group);
+    let enclosures = Enclosures::new(&faces, pad(faces.stride(), piece), min_enclosed);
+    Some(question(&enclosures))
+}
