@@ -57,9 +57,7 @@ fn main() -> ExitCode {
         }
         Some(Command::Perft(args)) => perft::run(args),
         Some(Command::Bench { depth }) => {
-            for line in bench::run(*depth, 16, 1) {
-                println!("{line}");
-            }
+            bench::run(*depth, 16, 1, &mut |line| println!("{line}"));
             Ok(true)
         }
     };

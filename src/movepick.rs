@@ -145,7 +145,7 @@ impl MovePicker {
     pub fn all(
         position: &Position,
         hints: &OrderingHints,
-        chain: Option<&dyn Fn(Move) -> bool>,
+        mut chain: Option<&mut dyn FnMut(Move) -> bool>,
         switch_allowed: bool,
     ) -> MovePicker {
         let us = position.side_to_move();
@@ -153,7 +153,7 @@ impl MovePicker {
         for mv in position.legal_moves() {
             let attacker = position.piece_on(mv.from()).unwrap_or(Piece::Pawn);
             let tactical = is_tactical(position, mv);
-            let forms_chain = chain.is_some_and(|forms| forms(mv));
+            let forms_chain = chain.as_mut().is_some_and(|forms| forms(mv));
             let base = if tactical {
                 if losing_tactical(position, mv, attacker) {
                     BAD_TACTICAL + tactical_score(position, mv, attacker)
@@ -167,7 +167,7 @@ impl MovePicker {
             };
             let stay = Action::stay(mv);
             let order = |action: Action, score: i32| {
-                if action.pack() == hints.tt_action {
+                if action.pack() | SWITCH_BIT == hints.tt_action | SWITCH_BIT {
                     TT_SCORE
                 } else {
                     score

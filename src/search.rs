@@ -8,6 +8,7 @@
 //! window as it is, and its value taken as it is). Plies count board moves, so
 //! mate scores measure plies to mate whoever makes them.
 
+use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -129,17 +130,47 @@ fn score_from_tt(score: i32, ply: usize) -> i32 {
     }
 }
 
-/// The part of the transposition key that tells switch runs apart: the
-/// switches the player to move may still make in this run (spec section 4).
+/// The part of the transposition key that tells switch runs apart (spec
+/// section 4): 0 with no run, else a hash of the run, whose limit stays
+/// uncomputed until a switch needs it.
 pub fn run_key(run: SwitchRun) -> u64 {
-    let mut run = run;
     if run.switches() == 0 {
         return 0;
     }
-    let remaining = run.limit().map_or(u64::MAX, |limit| {
-        u64::from(limit.saturating_sub(run.switches()))
-    });
-    (remaining ^ 0x9e37_79b9_7f4a_7c15).wrapping_mul(0xbf58_476d_1ce4_e5b9) | 1
+    let mut hasher = std::hash::DefaultHasher::new();
+    run.hash(&mut hasher);
+    hasher.finish() | 1
+}
+
+/// Whether moves form chains, remembered by occupancy: iterative deepening
+/// and transpositions ask about the same boards again and again, and the
+/// chain test costs far more than a node.
+struct ChainCache {
+    entries: Vec<(u64, u64, bool)>,
+}
+
+const CHAIN_CACHE_BITS: u32 = 16;
+
+impl ChainCache {
+    fn new() -> ChainCache {
+        ChainCache {
+            entries: vec![(0, 0, false); 1 << CHAIN_CACHE_BITS],
+        }
+    }
+
+    fn forms_chain(&mut self, position: &Position, mv: Move, rules: &Rules) -> bool {
+        let occupied = position.occupied_after(mv).0;
+        let landing = position.landing_squares(mv).0;
+        let index = ((occupied ^ landing.rotate_left(29)).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+            >> (64 - CHAIN_CACHE_BITS)) as usize;
+        let entry = &mut self.entries[index];
+        if entry.0 == occupied && entry.1 == landing {
+            return entry.2;
+        }
+        let forms = forms_chain(position, mv, rules);
+        *entry = (occupied, landing, forms);
+        forms
+    }
 }
 
 /// The position with the other side to move, for null-move pruning; `None`
@@ -197,6 +228,7 @@ struct Worker<'a> {
     seldepth: usize,
     root_moves: Vec<RootMove>,
     stopped: bool,
+    chains: ChainCache,
 }
 
 const NODES_PER_CHECK: u64 = 1024;
@@ -215,6 +247,7 @@ impl<'a> Worker<'a> {
             seldepth: 0,
             root_moves: Vec::new(),
             stopped: false,
+            chains: ChainCache::new(),
         }
     }
 
@@ -430,15 +463,9 @@ impl<'a> Worker<'a> {
             killers: self.killers[ply],
             history: &self.history,
         };
-        let chain_test = |mv: Move| rules.is_some_and(|rules| forms_chain(position, mv, &rules));
-        let picker = MovePicker::all(
-            position,
-            &hints,
-            rules
-                .is_some()
-                .then_some(&chain_test as &dyn Fn(Move) -> bool),
-            switch_allowed,
-        );
+        // Chains are tested only for moves about to be searched: the test
+        // costs more than a node, and a cut-off makes most of them unneeded.
+        let picker = MovePicker::all(position, &hints, None, false);
         if picker.is_empty() {
             return if in_check { -MATE + ply as i32 } else { 0 };
         }
@@ -448,113 +475,108 @@ impl<'a> Worker<'a> {
         let mut best_action: Option<Action> = None;
         let mut quiets_tried: ArrayVec<Move, 256> = ArrayVec::new();
         let us = position.side_to_move();
+        let mut index = 0;
         self.keys.push(position.key());
-        for (index, scored) in picker.enumerate() {
-            let action = scored.action;
-            let mv = action.mv;
-            let quiet = !scored.tactical && !scored.chain;
+        'moves: for scored in picker {
+            let mv = scored.action.mv;
             // Late move pruning of quiet moves near the leaves.
             if quiet_node
-                && quiet
+                && !scored.tactical
                 && best_score > -MATE_BOUND
                 && depth <= 4
                 && quiets_tried.len() as i32 >= 4 + 4 * depth * depth
             {
                 continue;
             }
+            let chain = match rules {
+                Some(rules) if switch_allowed => self.chains.forms_chain(position, mv, &rules),
+                _ => false,
+            };
+            let quiet = !scored.tactical && !chain;
             let child = position.after(mv);
             let gives_check = child.in_check();
-            let child_run = match rules {
-                Some(rules) if action.switch => run.after_switch(position, mv, &rules),
-                _ => SwitchRun::default(),
-            };
-            let extension = i32::from(gives_check);
-            let new_depth = depth - 1 + extension;
-
-            let value = if index == 0 {
-                self.child_value(
-                    &child,
-                    child_run,
-                    action.switch,
-                    new_depth,
-                    alpha,
-                    beta,
-                    ply,
-                    pv_node,
-                )
-            } else {
-                let reduction = if depth >= 3 && index >= 3 && quiet && !gives_check && !in_check {
-                    let base = 1 + (index as i32 / 8) + depth / 8;
-                    (base - i32::from(pv_node)).clamp(0, new_depth - 1)
-                } else {
-                    0
+            let new_depth = depth - 1 + i32::from(gives_check);
+            // A chain's switch first: it is often the stronger child.
+            let choices: &[bool] = if chain { &[true, false] } else { &[false] };
+            for &switch in choices {
+                let action = Action { mv, switch };
+                let child_run = match rules {
+                    Some(rules) if switch => run.after_switch(position, mv, &rules),
+                    _ => SwitchRun::default(),
                 };
-                let mut value = self.child_value(
-                    &child,
-                    child_run,
-                    action.switch,
-                    new_depth - reduction,
-                    alpha,
-                    alpha + 1,
-                    ply,
-                    false,
-                );
-                if value > alpha && reduction > 0 {
-                    value = self.child_value(
+                let value = if index == 0 {
+                    self.child_value(
+                        &child, child_run, switch, new_depth, alpha, beta, ply, pv_node,
+                    )
+                } else {
+                    let reduction =
+                        if depth >= 3 && index >= 3 && quiet && !gives_check && !in_check {
+                            let base = 1 + (index as i32 / 8) + depth / 8;
+                            (base - i32::from(pv_node)).clamp(0, new_depth - 1)
+                        } else {
+                            0
+                        };
+                    let mut value = self.child_value(
                         &child,
                         child_run,
-                        action.switch,
-                        new_depth,
+                        switch,
+                        new_depth - reduction,
                         alpha,
                         alpha + 1,
                         ply,
                         false,
                     );
-                }
-                if value > alpha && value < beta && pv_node {
-                    value = self.child_value(
-                        &child,
-                        child_run,
-                        action.switch,
-                        new_depth,
-                        alpha,
-                        beta,
-                        ply,
-                        true,
-                    );
-                }
-                value
-            };
-            if self.should_stop() {
-                self.keys.pop();
-                return 0;
-            }
-            if quiet && !action.switch {
-                let _ = quiets_tried.try_push(mv);
-            }
-            if value > best_score {
-                best_score = value;
-                best_action = Some(action);
-                if value > alpha {
-                    alpha = value;
-                    if pv_node {
-                        self.update_pv(ply, action);
+                    if value > alpha && reduction > 0 {
+                        value = self.child_value(
+                            &child,
+                            child_run,
+                            switch,
+                            new_depth,
+                            alpha,
+                            alpha + 1,
+                            ply,
+                            false,
+                        );
                     }
-                    if value >= beta {
-                        if quiet {
-                            let bonus = depth * depth;
-                            self.history.update(us, mv, bonus * 16);
-                            for &tried in quiets_tried.iter().filter(|&&tried| tried != mv) {
-                                self.history.update(us, tried, -bonus * 16);
-                            }
-                            if self.killers[ply][0] != Some(mv) {
-                                self.killers[ply][1] = self.killers[ply][0];
-                                self.killers[ply][0] = Some(mv);
-                            }
+                    if value > alpha && value < beta && pv_node {
+                        value = self.child_value(
+                            &child, child_run, switch, new_depth, alpha, beta, ply, true,
+                        );
+                    }
+                    value
+                };
+                index += 1;
+                if self.should_stop() {
+                    self.keys.pop();
+                    return 0;
+                }
+                if value > best_score {
+                    best_score = value;
+                    best_action = Some(action);
+                    if value > alpha {
+                        alpha = value;
+                        if pv_node {
+                            self.update_pv(ply, action);
                         }
-                        break;
+                        if value >= beta {
+                            if quiet {
+                                let bonus = depth * depth;
+                                self.history.update(us, mv, bonus * 16);
+                                for &tried in quiets_tried.iter().filter(|&&tried| tried != mv) {
+                                    self.history.update(us, tried, -bonus * 16);
+                                }
+                                if self.killers[ply][0] != Some(mv) {
+                                    self.killers[ply][1] = self.killers[ply][0];
+                                    self.killers[ply][0] = Some(mv);
+                                }
+                            }
+                            break 'moves;
+                        }
                     }
                 }
+            }
+            if quiet {
+                let _ = quiets_tried.try_push(mv);
             }
         }
         self.keys.pop();
@@ -853,13 +875,13 @@ fn root_actions(root: &Root, tt: &TranspositionTable, search_moves: &[Move]) -> 
         Variant::Chess => (None, false),
         Variant::Sscc(rules) => (Some(rules), run.allows_switch()),
     };
-    let test = |mv: Move| chain_test.is_some_and(|rules| forms_chain(position, mv, &rules));
+    let mut test = |mv: Move| chain_test.is_some_and(|rules| forms_chain(position, mv, &rules));
     MovePicker::all(
         position,
         &hints,
         chain_test
             .is_some()
-            .then_some(&test as &dyn Fn(Move) -> bool),
+            .then_some(&mut test as &mut dyn FnMut(Move) -> bool),
         switch_allowed,
     )
     .map(|scored| scored.action)

@@ -287,9 +287,12 @@ impl Engine {
                         return true;
                     }
                 };
-                for line in bench::run(depth, self.options.hash_mb, self.options.threads) {
-                    send(&line);
-                }
+                bench::run(
+                    depth,
+                    self.options.hash_mb,
+                    self.options.threads,
+                    &mut |line| send(line),
+                );
             }
             _ => error(&format!("unknown command '{}'", line.trim())),
         }

@@ -31,11 +31,12 @@ const SSCC: &[&str] = &[
     "rnbqkbnr/pppp1ppp/8/4p3/8/2P5/PP1PPPPP/RNBQKBNR w KQkq - 0 2",
     "1b4rk/n1p3pr/p1np3p/1p1pp3/3PP3/P1NPP3/N1PRK3/1B2Q3 w - - 0 1",
     "5rk1/ppp1nrpp/2nq2b1/3p2P1/3P1PP1/P1N1P3/1P2B3/2RQK2R b K - 0 16",
-    "r3k2r/1bppb1q1/1pn1p2p/p4p2/Q2P2pN/P1PBP1P1/1P1N1PP1/R3K2R w KQkq - 0 16",
+    "r1bqk2r/ppp2ppp/2n2n2/2bpp3/8/2PP1N2/PP1NPPPP/R1BQKB1R w KQkq - 0 5",
 ];
 
-/// Runs the bench; returns the lines to print, the last one `<nodes> nodes <nps> nps`.
-pub fn run(depth: i32, hash_mb: usize, threads: usize) -> Vec<String> {
+/// Runs the bench, handing each line to `print` as it comes; the last one is
+/// `<nodes> nodes <nps> nps`.
+pub fn run(depth: i32, hash_mb: usize, threads: usize, print: &mut dyn FnMut(&str)) {
     let tt = Arc::new(TranspositionTable::new(hash_mb));
     let limits = Limits {
         depth: Some(depth),
@@ -47,7 +48,6 @@ pub fn run(depth: i32, hash_mb: usize, threads: usize) -> Vec<String> {
         SSCC.iter()
             .map(|fen| (fen, Variant::Sscc(Rules::default()))),
     );
-    let mut lines = Vec::new();
     let (mut total, started) = (0u64, Instant::now());
     for (index, (fen, variant)) in positions.enumerate() {
         let position = Position::from_fen(fen).expect("the bench positions are valid FENs");
@@ -63,7 +63,7 @@ pub fn run(depth: i32, hash_mb: usize, threads: usize) -> Vec<String> {
         let best = result
             .best
             .map_or("0000".to_string(), crate::movepick::describe_action);
-        lines.push(format!(
+        print(&format!(
             "position {:>2} {} {fen}: bestmove {best} nodes {}",
             index + 1,
             match variant {
@@ -74,9 +74,8 @@ pub fn run(depth: i32, hash_mb: usize, threads: usize) -> Vec<String> {
         ));
     }
     let elapsed = started.elapsed().as_secs_f64().max(1e-6);
-    lines.push(format!(
+    print(&format!(
         "{total} nodes {} nps",
         (total as f64 / elapsed) as u64
     ));
-    lines
 }
