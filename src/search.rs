@@ -231,7 +231,7 @@ struct Worker<'a> {
     chains: ChainCache,
 }
 
-const NODES_PER_CHECK: u64 = 1024;
+const NODES_PER_CHECK: u64 = 256;
 
 impl<'a> Worker<'a> {
     fn new(id: usize, shared: &'a Shared<'a>, root: &Root) -> Worker<'a> {
@@ -511,7 +511,7 @@ impl<'a> Worker<'a> {
                 } else {
                     let reduction =
                         if depth >= 3 && index >= 3 && quiet && !gives_check && !in_check {
-                            let base = 1 + (index as i32 / 8) + depth / 8;
+                            let base = 1 + index / 8 + depth / 8;
                             (base - i32::from(pv_node)).clamp(0, new_depth - 1)
                         } else {
                             0
