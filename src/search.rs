@@ -846,10 +846,12 @@ impl<'a> Worker<'a> {
                 {
                     break;
                 }
+                // The next iteration would likely take longer than all so far:
+                // past half the soft limit, do not start it.
                 let pondering = self.shared.control.pondering.load(Ordering::Relaxed);
                 if !pondering
                     && let Some(budget) = limits.budget
-                    && elapsed >= budget.soft
+                    && elapsed >= budget.soft / 2
                 {
                     break;
                 }

@@ -34,8 +34,9 @@ impl Budget {
     pub fn from_clock(clock: Clock, overhead: Duration) -> Budget {
         let available = clock.time.saturating_sub(overhead);
         let moves = clock.moves_to_go.unwrap_or(HORIZON).clamp(1, HORIZON);
-        // Increments still to come over the horizon, counted a little short.
-        let income = clock.increment * (moves - 1) * 3 / 4;
+        // Increments still to come over the horizon, counted at half, so that
+        // the clock settles at several increments rather than near zero.
+        let income = clock.increment * (moves - 1) / 2;
         let share = (available + income) / moves;
         let soft = share.min(available / 2);
         // With several moves left the hard limit may take a bigger bite; on the
@@ -45,7 +46,7 @@ impl Budget {
         } else {
             available / 3
         };
-        let hard = (soft * 4).min(hard_cap).max(soft);
+        let hard = (soft * 3).min(hard_cap).max(soft);
         Budget {
             soft: soft.max(MINIMUM).min(available),
             hard: hard.max(MINIMUM).min(available),
