@@ -2,5 +2,11 @@
 
 pub mod board;
 pub mod chain;
+pub mod eval;
 pub mod game;
+pub mod movepick;
+pub mod search;
+pub mod time;
 pub mod tools;
+pub mod transposition;
+pub mod uci;

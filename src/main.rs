@@ -3,6 +3,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 use catena::board::attacks;
+use catena::tools::bench;
 use catena::tools::chain::{self, ChainArgs};
 use catena::tools::perft::{self, PerftArgs};
 
@@ -10,8 +11,9 @@ use catena::tools::perft::{self, PerftArgs};
 #[derive(Parser, Debug)]
 #[command(version, about)]
 struct Cli {
+    /// Without a command Catena runs as a UCI engine on stdin and stdout.
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -19,6 +21,12 @@ enum Command {
     /// Count the leaves of the move tree (chess or SSCC).
     Perft(PerftArgs),
     Chain(ChainArgs),
+    /// Search the built-in positions to a fixed depth; the last line is `<nodes> nodes <nps> nps`.
+    Bench {
+        /// Search depth.
+        #[arg(default_value_t = bench::DEFAULT_DEPTH, value_parser = clap::value_parser!(i32).range(1..=100))]
+        depth: i32,
+    },
 }
 
 fn main() -> ExitCode {
@@ -46,8 +54,16 @@ fn main() -> ExitCode {
     };
     attacks::init();
     let outcome = match &cli.command {
-        Command::Perft(args) => perft::run(args),
-        Command::Chain(args) => chain::run(args),
+        None => {
+            catena::uci::Engine::new().run(std::io::stdin().lock());
+            Ok(true)
+        }
+        Some(Command::Perft(args)) => perft::run(args),
+        Some(Command::Chain(args)) => chain::run(args),
+        Some(Command::Bench { depth }) => {
+            bench::run(*depth, 16, 1, &mut |line| println!("{line}"));
+            Ok(true)
+        }
     };
     match outcome {
         Ok(true) => ExitCode::SUCCESS,

@@ -1,5 +1,6 @@
 //! Command-line tools built on the engine's parts.
 
+pub mod bench;
 pub mod chain;
 pub mod epd;
 pub mod perft;

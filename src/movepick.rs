@@ -1,0 +1,286 @@
+//! Move ordering: which action to search first.
+//!
+//! An action is a board move plus, in SSCC, whether its player switches after
+//! it (spec section 4). The order is: the transposition table's action,
+//! winning and equal captures and queen promotions, switches, killers, quiet
+//! moves by history, and last the captures that lose material and underpromotions.
+
+use arrayvec::ArrayVec;
+
+use crate::board::attacks::pawn_attacks;
+use crate::board::{Color, Move, MoveKind, Piece, Position};
+use crate::eval::PIECE_VALUE;
+
+/// One child of a search node: a board move, and whether its player then switches sides.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Action {
+    pub mv: Move,
+    pub switch: bool,
+}
+
+const SWITCH_BIT: u16 = 1 << 15;
+
+impl Action {
+    pub const fn stay(mv: Move) -> Action {
+        Action { mv, switch: false }
+    }
+
+    /// 16 bits for the transposition table; never 0 for a real move (from != to).
+    pub fn pack(self) -> u16 {
+        let kind = match self.mv.kind() {
+            MoveKind::Normal => 0,
+            MoveKind::EnPassant => 1,
+            MoveKind::Castle => 2,
+            MoveKind::Promotion(piece) => 4 + piece.index() as u16 - Piece::Knight.index() as u16,
+        };
+        self.mv.from().index() as u16
+            | (self.mv.to().index() as u16) << 6
+            | kind << 12
+            | if self.switch { SWITCH_BIT } else { 0 }
+    }
+}
+
+/// Quiet-move success counts by colour, origin and destination, with gravity.
+pub struct History([[[i32; 64]; 64]; 2]);
+
+const HISTORY_LIMIT: i32 = 16_384;
+
+impl History {
+    pub fn new() -> Box<History> {
+        Box::new(History([[[0; 64]; 64]; 2]))
+    }
+
+    pub fn get(&self, color: Color, mv: Move) -> i32 {
+        self.0[color.index()][mv.from().index()][mv.to().index()]
+    }
+
+    /// Rewards (`bonus > 0`) or punishes a quiet move, keeping values within ±`HISTORY_LIMIT`.
+    pub fn update(&mut self, color: Color, mv: Move, bonus: i32) {
+        let entry = &mut self.0[color.index()][mv.from().index()][mv.to().index()];
+        let bonus = bonus.clamp(-HISTORY_LIMIT, HISTORY_LIMIT);
+        *entry += bonus - *entry * bonus.abs() / HISTORY_LIMIT;
+    }
+
+    /// Halves every value, between searches.
+    pub fn age(&mut self) {
+        self.0
+            .iter_mut()
+            .flatten()
+            .flatten()
+            .for_each(|value| *value /= 2);
+    }
+}
+
+/// An action with its ordering score and what the search wants to know about it.
+#[derive(Clone, Copy, Debug)]
+pub struct Scored {
+    pub action: Action,
+    pub score: i32,
+    /// A capture or a promotion.
+    pub tactical: bool,
+    /// Its board move forms a chain (SSCC).
+    pub chain: bool,
+}
+
+const TT_SCORE: i32 = 10_000_000;
+const GOOD_TACTICAL: i32 = 1_000_000;
+const SWITCH_SCORE: i32 = 900_000;
+const KILLER_SCORE: [i32; 2] = [800_000, 790_000];
+const BAD_TACTICAL: i32 = -1_000_000;
+
+/// Whether `mv` captures or promotes.
+pub fn is_tactical(position: &Position, mv: Move) -> bool {
+    position.colored(!position.side_to_move()).contains(mv.to())
+        || matches!(mv.kind(), MoveKind::EnPassant | MoveKind::Promotion(_))
+}
+
+/// The piece `mv` captures, if any.
+fn victim(position: &Position, mv: Move) -> Option<Piece> {
+    match mv.kind() {
+        MoveKind::EnPassant => Some(Piece::Pawn),
+        _ if position.colored(!position.side_to_move()).contains(mv.to()) => {
+            position.piece_on(mv.to())
+        }
+        _ => None,
+    }
+}
+
+/// A cheap guess whether a capture or promotion loses material: a bigger piece
+/// taking a smaller one on a square an enemy pawn guards, or an underpromotion.
+fn losing_tactical(position: &Position, mv: Move, attacker: Piece) -> bool {
+    if let MoveKind::Promotion(piece) = mv.kind() {
+        return piece != Piece::Queen;
+    }
+    let gain = victim(position, mv).map_or(0, |piece| PIECE_VALUE[piece.index()]);
+    let us = position.side_to_move();
+    let guarded =
+        !(pawn_attacks(us, mv.to()) & position.colored_pieces(!us, Piece::Pawn)).is_empty();
+    guarded && PIECE_VALUE[attacker.index()] > gain
+}
+
+/// MVV-LVA plus a promotion bonus.
+fn tactical_score(position: &Position, mv: Move, attacker: Piece) -> i32 {
+    let gain = victim(position, mv).map_or(0, |piece| PIECE_VALUE[piece.index()]);
+    let promotion = mv.promotion().map_or(0, |piece| PIECE_VALUE[piece.index()]);
+    10 * (gain + promotion) - PIECE_VALUE[attacker.index()] / 10
+}
+
+/// What a node knows that helps ordering.
+pub struct OrderingHints<'a> {
+    pub tt_action: u16,
+    pub killers: [Option<Move>; 2],
+    pub history: &'a History,
+}
+
+/// Hands out a node's actions best first (selection sort, so a cut-off early
+/// saves sorting the rest).
+pub struct MovePicker {
+    actions: ArrayVec<Scored, 512>,
+    next: usize,
+}
+
+impl MovePicker {
+    /// Every action: each legal move staying, and switching too when `chain`
+    /// says the move forms a chain and `switch_allowed`. `chain` is `None` in plain chess.
+    pub fn all(
+        position: &Position,
+        hints: &OrderingHints,
+        mut chain: Option<&mut dyn FnMut(Move) -> bool>,
+        switch_allowed: bool,
+    ) -> MovePicker {
+        let us = position.side_to_move();
+        let mut actions = ArrayVec::new();
+        for mv in position.legal_moves() {
+            let attacker = position.piece_on(mv.from()).unwrap_or(Piece::Pawn);
+            let tactical = is_tactical(position, mv);
+            let forms_chain = chain.as_mut().is_some_and(|forms| forms(mv));
+            let base = if tactical {
+                if losing_tactical(position, mv, attacker) {
+                    BAD_TACTICAL + tactical_score(position, mv, attacker)
+                } else {
+                    GOOD_TACTICAL + tactical_score(position, mv, attacker)
+                }
+            } else if let Some(slot) = hints.killers.iter().position(|&k| k == Some(mv)) {
+                KILLER_SCORE[slot]
+            } else {
+                hints.history.get(us, mv)
+            };
+            let stay = Action::stay(mv);
+            let order = |action: Action, score: i32| {
+                if action.pack() | SWITCH_BIT == hints.tt_action | SWITCH_BIT {
+                    TT_SCORE
+                } else {
+                    score
+                }
+            };
+            actions.push(Scored {
+                action: stay,
+                score: order(stay, base),
+                tactical,
+                chain: forms_chain,
+            });
+            if forms_chain && switch_allowed {
+                let switch = Action { mv, switch: true };
+                actions.push(Scored {
+                    action: switch,
+                    score: order(switch, SWITCH_SCORE.max(base)),
+                    tactical,
+                    chain: true,
+                });
+            }
+        }
+        MovePicker { actions, next: 0 }
+    }
+
+    /// Captures and promotions only, for quiescence search; every one staying.
+    pub fn tactical(position: &Position) -> MovePicker {
+        let mut actions = ArrayVec::new();
+        for mv in position.legal_moves() {
+            if !is_tactical(position, mv) || mv.promotion().is_some_and(|p| p != Piece::Queen) {
+                continue;
+            }
+            let attacker = position.piece_on(mv.from()).unwrap_or(Piece::Pawn);
+            actions.push(Scored {
+                action: Action::stay(mv),
+                score: tactical_score(position, mv, attacker),
+                tactical: true,
+                chain: false,
+            });
+        }
+        MovePicker { actions, next: 0 }
+    }
+
+    pub fn len(&self) -> usize {
+        self.actions.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.actions.is_empty()
+    }
+}
+
+impl Iterator for MovePicker {
+    type Item = Scored;
+
+    fn next(&mut self) -> Option<Scored> {
+        let remaining = self.actions.get(self.next..)?;
+        let best = remaining
+            .iter()
+            .enumerate()
+            .max_by_key(|(index, scored)| (scored.score, std::cmp::Reverse(*index)))?
+            .0;
+        self.actions.swap(self.next, self.next + best);
+        self.next += 1;
+        Some(self.actions[self.next - 1])
+    }
+}
+
+/// An action as UCI text: the move, then ` switch` if its player switches.
+pub fn describe_action(action: Action) -> String {
+    if action.switch {
+        format!("{} switch", action.mv)
+    } else {
+        action.mv.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pack_distinguishes_switches_and_is_never_zero() {
+        crate::board::attacks::init();
+        let position = Position::startpos();
+        let mut packed: Vec<u16> = Vec::new();
+        for mv in position.legal_moves() {
+            for switch in [false, true] {
+                let code = Action { mv, switch }.pack();
+                assert_ne!(code, 0);
+                packed.push(code);
+            }
+        }
+        let count = packed.len();
+        packed.sort_unstable();
+        packed.dedup();
+        assert_eq!(packed.len(), count);
+    }
+
+    #[test]
+    fn captures_come_before_quiet_moves() {
+        crate::board::attacks::init();
+        let position =
+            Position::from_fen("rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2")
+                .unwrap();
+        let history = History::new();
+        let hints = OrderingHints {
+            tt_action: 0,
+            killers: [None, None],
+            history: &history,
+        };
+        let first = MovePicker::all(&position, &hints, None, false)
+            .next()
+            .unwrap();
+        assert_eq!(first.action.mv.to_string(), "e4d5");
+    }
+}

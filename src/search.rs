@@ -1,0 +1,970 @@
+//! The search: iterative deepening over a principal variation search, on the
+//! SSCC game tree of spec section 4 when the variant is `sscc`.
+//!
+//! A node's children are actions: a board move followed by the opponent's turn
+//! (stay, searched with the window negated as in any negamax), or — when the
+//! move forms a chain and the switch run allows it — followed by a switch, so
+//! that the same player moves again with the other colour (searched with the
+//! window as it is, and its value taken as it is). Plies count board moves, so
+//! mate scores measure plies to mate whoever makes them.
+
+use std::hash::{Hash, Hasher};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use arrayvec::ArrayVec;
+
+use crate::board::{Color, Move, Piece, Position};
+use crate::eval::{PIECE_VALUE, evaluate};
+use crate::game::{Rules, SwitchRun, forms_chain};
+use crate::movepick::{Action, History, MovePicker, OrderingHints};
+use crate::time::Budget;
+use crate::transposition::{Bound, Entry, TranspositionTable};
+
+pub const INFINITE: i32 = 32_000;
+pub const MATE: i32 = 31_000;
+pub const MAX_PLY: usize = 120;
+/// Scores beyond this are mates.
+pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
+pub const MAX_DEPTH: i32 = 100;
+
+/// Plain chess, or SSCC under some rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Variant {
+    #[default]
+    Chess,
+    Sscc(Rules),
+}
+
+/// What bounds a search, besides `stop`.
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    pub depth: Option<i32>,
+    pub nodes: Option<u64>,
+    /// Mate in this many moves.
+    pub mate: Option<i32>,
+    pub budget: Option<Budget>,
+    /// Only these root actions (`go searchmoves`); empty means all.
+    pub search_moves: Vec<Move>,
+    pub multipv: usize,
+    pub threads: usize,
+}
+
+/// Flags the UCI thread sets while a search runs.
+#[derive(Default)]
+pub struct Control {
+    pub stop: AtomicBool,
+    /// Set during `go ponder` until `ponderhit`: time limits do not apply.
+    pub pondering: AtomicBool,
+    /// Milliseconds from `started` at which the clock started (the `ponderhit`).
+    pub clock_offset_ms: AtomicU64,
+    /// Set by the thread that answers `go` just before it prints `bestmove`.
+    pub answered: AtomicBool,
+}
+
+/// Where the search starts: the position, the switch run and the earlier
+/// positions' keys (for repetitions), oldest first.
+#[derive(Clone, Debug)]
+pub struct Root {
+    pub position: Position,
+    pub run: SwitchRun,
+    pub history: Vec<u64>,
+    pub variant: Variant,
+}
+
+/// One line of `info`.
+#[derive(Clone, Debug)]
+pub struct Report {
+    pub depth: i32,
+    pub seldepth: i32,
+    pub multipv: usize,
+    pub score: i32,
+    pub bound: Option<Bound>,
+    pub nodes: u64,
+    pub time: Duration,
+    pub hashfull: u16,
+    pub pv: Vec<Action>,
+}
+
+/// The outcome of a search.
+#[derive(Clone, Debug)]
+pub struct SearchResult {
+    /// `None` only when there is no legal move.
+    pub best: Option<Action>,
+    /// The expected reply, when the best action gives the opponent the move.
+    pub ponder: Option<Action>,
+    pub score: i32,
+    pub nodes: u64,
+    pub depth: i32,
+}
+
+/// A score as UCI writes it: `cp N` or `mate N` (moves, negative when being mated).
+pub fn uci_score(score: i32) -> (Option<i32>, Option<i32>) {
+    if score >= MATE_BOUND {
+        (None, Some((MATE - score + 1) / 2))
+    } else if score <= -MATE_BOUND {
+        (None, Some(-(MATE + score) / 2))
+    } else {
+        (Some(score), None)
+    }
+}
+
+fn score_to_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score + ply as i32
+    } else if score <= -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+fn score_from_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score - ply as i32
+    } else if score <= -MATE_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+/// The part of the transposition key that tells switch runs apart (spec
+/// section 4): 0 with no run, else a hash of the run, whose limit stays
+/// uncomputed until a switch needs it.
+pub fn run_key(run: SwitchRun) -> u64 {
+    if run.switches() == 0 {
+        return 0;
+    }
+    let mut hasher = std::hash::DefaultHasher::new();
+    run.hash(&mut hasher);
+    hasher.finish() | 1
+}
+
+/// Whether moves form chains, remembered by occupancy: iterative deepening
+/// and transpositions ask about the same boards again and again, and the
+/// chain test costs far more than a node.
+struct ChainCache {
+    entries: Vec<(u64, u64, bool)>,
+}
+
+const CHAIN_CACHE_BITS: u32 = 16;
+
+impl ChainCache {
+    fn new() -> ChainCache {
+        ChainCache {
+            entries: vec![(0, 0, false); 1 << CHAIN_CACHE_BITS],
+        }
+    }
+
+    fn forms_chain(&mut self, position: &Position, mv: Move, rules: &Rules) -> bool {
+        let occupied = position.occupied_after(mv).0;
+        let landing = position.landing_squares(mv).0;
+        let index = ((occupied ^ landing.rotate_left(29)).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+            >> (64 - CHAIN_CACHE_BITS)) as usize;
+        let entry = &mut self.entries[index];
+        if entry.0 == occupied && entry.1 == landing {
+            return entry.2;
+        }
+        let forms = forms_chain(position, mv, rules);
+        *entry = (occupied, landing, forms);
+        forms
+    }
+}
+
+/// The position with the other side to move, for null-move pruning; `None`
+/// when that is not a legal position.
+fn null_move(position: &Position) -> Option<Position> {
+    let fen = position.to_fen();
+    let mut fields: Vec<&str> = fen.split_whitespace().collect();
+    if fields.len() < 4 {
+        return None;
+    }
+    fields[1] = match position.side_to_move() {
+        Color::White => "b",
+        Color::Black => "w",
+    };
+    fields[3] = "-";
+    Position::from_fen(&fields.join(" ")).ok()
+}
+
+struct RootMove {
+    action: Action,
+    score: i32,
+    previous_score: i32,
+    pv: Vec<Action>,
+}
+
+/// What every thread of one search shares.
+struct Shared<'a> {
+    tt: &'a TranspositionTable,
+    control: &'a Control,
+    limits: &'a Limits,
+    started: Instant,
+    nodes: AtomicU64,
+    variant: Variant,
+    /// Set when the main thread has finished, to stop the helpers.
+    done: AtomicBool,
+}
+
+impl Shared<'_> {
+    fn elapsed(&self) -> Duration {
+        self.started.elapsed().saturating_sub(Duration::from_millis(
+            self.control.clock_offset_ms.load(Ordering::Relaxed),
+        ))
+    }
+}
+
+struct Worker<'a> {
+    id: usize,
+    shared: &'a Shared<'a>,
+    history: Box<History>,
+    killers: [[Option<Move>; 2]; MAX_PLY + 2],
+    keys: Vec<u64>,
+    pv: Vec<ArrayVec<Action, MAX_PLY>>,
+    nodes: u64,
+    unpublished: u64,
+    seldepth: usize,
+    root_moves: Vec<RootMove>,
+    stopped: bool,
+    chains: ChainCache,
+}
+
+const NODES_PER_CHECK: u64 = 256;
+
+impl<'a> Worker<'a> {
+    fn new(id: usize, shared: &'a Shared<'a>, root: &Root) -> Worker<'a> {
+        Worker {
+            id,
+            shared,
+            history: History::new(),
+            killers: [[None; 2]; MAX_PLY + 2],
+            keys: root.history.clone(),
+            pv: vec![ArrayVec::new(); MAX_PLY + 2],
+            nodes: 0,
+            unpublished: 0,
+            seldepth: 0,
+            root_moves: Vec::new(),
+            stopped: false,
+            chains: ChainCache::new(),
+        }
+    }
+
+    fn rules(&self) -> Option<Rules> {
+        match self.shared.variant {
+            Variant::Chess => None,
+            Variant::Sscc(rules) => Some(rules),
+        }
+    }
+
+    /// Counts a node, and every so often publishes the count and checks the limits.
+    fn count_node(&mut self) {
+        self.nodes += 1;
+        self.unpublished += 1;
+        if self.unpublished < NODES_PER_CHECK {
+            return;
+        }
+        let total = self
+            .shared
+            .nodes
+            .fetch_add(self.unpublished, Ordering::Relaxed)
+            + self.unpublished;
+        self.unpublished = 0;
+        let control = self.shared.control;
+        if self.id == 0 && !control.pondering.load(Ordering::Relaxed) {
+            let out_of_nodes = self.shared.limits.nodes.is_some_and(|limit| total >= limit);
+            let out_of_time = self
+                .shared
+                .limits
+                .budget
+                .is_some_and(|budget| self.shared.elapsed() >= budget.hard);
+            if out_of_nodes || out_of_time {
+                control.stop.store(true, Ordering::Relaxed);
+            }
+        }
+    }
+
+    fn publish_nodes(&mut self) {
+        self.shared
+            .nodes
+            .fetch_add(self.unpublished, Ordering::Relaxed);
+        self.unpublished = 0;
+    }
+
+    fn should_stop(&mut self) -> bool {
+        if !self.stopped
+            && (self.shared.control.stop.load(Ordering::Relaxed)
+                || self.shared.done.load(Ordering::Relaxed))
+        {
+            self.stopped = true;
+        }
+        self.stopped
+    }
+
+    fn is_repetition(&self, key: u64, halfmove_clock: u16) -> bool {
+        // Positions before the last capture or pawn move cannot recur; the
+        // previous position had the other side to move.
+        self.keys
+            .iter()
+            .rev()
+            .take(halfmove_clock as usize)
+            .skip(1)
+            .step_by(2)
+            .any(|&earlier| earlier == key)
+    }
+
+    /// Whether the side to move has a piece besides pawns and king (null move is unsafe otherwise).
+    fn has_pieces(position: &Position) -> bool {
+        let us = position.side_to_move();
+        !(position.colored(us)
+            - position.colored_pieces(us, Piece::Pawn)
+            - position.colored_pieces(us, Piece::King))
+        .is_empty()
+    }
+
+    /// The value of one action's child from the view of the player to move
+    /// here: negated for a stay, as it is for a switch.
+    #[allow(clippy::too_many_arguments)]
+    fn child_value(
+        &mut self,
+        child: &Position,
+        run: SwitchRun,
+        switch: bool,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+        pv_node: bool,
+    ) -> i32 {
+        if switch {
+            self.search(child, run, depth, alpha, beta, ply + 1, pv_node)
+        } else {
+            -self.search(child, run, depth, -beta, -alpha, ply + 1, pv_node)
+        }
+    }
+
+    fn update_pv(&mut self, ply: usize, action: Action) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        let line = &mut head[ply];
+        line.clear();
+        line.push(action);
+        for &next in tail[0].iter() {
+            if line.try_push(next).is_err() {
+                break;
+            }
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn search(
+        &mut self,
+        position: &Position,
+        run: SwitchRun,
+        depth: i32,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: usize,
+        pv_node: bool,
+    ) -> i32 {
+        self.pv[ply].clear();
+        let in_check = position.in_check();
+        if depth <= 0 && !in_check {
+            return self.quiescence(position, run, alpha, beta, ply);
+        }
+        self.count_node();
+        if self.should_stop() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if ply >= MAX_PLY {
+            return evaluate(position);
+        }
+        if ply > 0 {
+            if position.halfmove_clock() >= 100
+                || position.is_dead()
+                || self.is_repetition(position.key(), position.halfmove_clock())
+            {
+                return 0;
+            }
+            // Mate distance pruning.
+            alpha = alpha.max(-MATE + ply as i32);
+            beta = beta.min(MATE - ply as i32 - 1);
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+        let depth = depth.max(1);
+
+        let key = position.key() ^ run_key(run);
+        let entry = self.shared.tt.probe(key);
+        if let Some(entry) = entry
+            && !pv_node
+            && entry.depth >= depth
+        {
+            let score = score_from_tt(entry.score, ply);
+            let fits = match entry.bound {
+                Bound::Exact => true,
+                Bound::Lower => score >= beta,
+                Bound::Upper => score <= alpha,
+            };
+            if fits {
+                return score;
+            }
+        }
+        let static_eval = if in_check {
+            -INFINITE
+        } else {
+            entry.map_or_else(|| evaluate(position), |entry| entry.eval)
+        };
+
+        let rules = self.rules();
+        let mut run_here = run;
+        let switch_allowed = rules.is_some() && run_here.allows_switch();
+        // Mid-run, or in chess, the side to move has only its board moves; at
+        // the start of a run it may hold switches that static terms miss, so
+        // the pruning below that trusts the static evaluation stays off there.
+        let quiet_node = !pv_node && !in_check && beta.abs() < MATE_BOUND;
+
+        if quiet_node && depth <= 6 && static_eval - 90 * depth >= beta {
+            return static_eval;
+        }
+
+        if quiet_node
+            && depth >= 3
+            && static_eval >= beta
+            && (rules.is_none() || run.switches() == 0)
+            && Self::has_pieces(position)
+            && let Some(child) = null_move(position)
+        {
+            let reduction = 3 + depth / 4;
+            self.keys.push(position.key());
+            let value = -self.search(
+                &child,
+                SwitchRun::default(),
+                depth - 1 - reduction,
+                -beta,
+                -beta + 1,
+                ply + 1,
+                false,
+            );
+            self.keys.pop();
+            if self.should_stop() {
+                return 0;
+            }
+            if value >= beta {
+                return if value >= MATE_BOUND { beta } else { value };
+            }
+        }
+
+        let tt_action = entry.map_or(0, |entry| entry.action);
+        let hints = OrderingHints {
+            tt_action,
+            killers: self.killers[ply],
+            history: &self.history,
+        };
+        // Chains are tested only for moves about to be searched: the test
+        // costs more than a node, and a cut-off makes most of them unneeded.
+        let picker = MovePicker::all(position, &hints, None, false);
+        if picker.is_empty() {
+            return if in_check { -MATE + ply as i32 } else { 0 };
+        }
+
+        let original_alpha = alpha;
+        let mut best_score = -INFINITE;
+        let mut best_action: Option<Action> = None;
+        let mut quiets_tried: ArrayVec<Move, 256> = ArrayVec::new();
+        let us = position.side_to_move();
+        let mut index = 0;
+        self.keys.push(position.key());
+        'moves: for scored in picker {
+            let mv = scored.action.mv;
+            // Late move pruning of quiet moves near the leaves.
+            if quiet_node
+                && !scored.tactical
+                && best_score > -MATE_BOUND
+                && depth <= 4
+                && quiets_tried.len() as i32 >= 4 + 4 * depth * depth
+            {
+                continue;
+            }
+            let chain = match rules {
+                Some(rules) if switch_allowed => self.chains.forms_chain(position, mv, &rules),
+                _ => false,
+            };
+            let quiet = !scored.tactical && !chain;
+            let child = position.after(mv);
+            let gives_check = child.in_check();
+            let new_depth = depth - 1 + i32::from(gives_check);
+            // A chain's switch first: it is often the stronger child.
+            let choices: &[bool] = if chain { &[true, false] } else { &[false] };
+            for &switch in choices {
+                let action = Action { mv, switch };
+                let child_run = match rules {
+                    Some(rules) if switch => run.after_switch(position, mv, &rules),
+                    _ => SwitchRun::default(),
+                };
+                let value = if index == 0 {
+                    self.child_value(
+                        &child, child_run, switch, new_depth, alpha, beta, ply, pv_node,
+                    )
+                } else {
+                    let reduction =
+                        if depth >= 3 && index >= 3 && quiet && !gives_check && !in_check {
+                            let base = 1 + index / 8 + depth / 8;
+                            (base - i32::from(pv_node)).clamp(0, new_depth - 1)
+                        } else {
+                            0
+                        };
+                    let mut value = self.child_value(
+                        &child,
+                        child_run,
+                        switch,
+                        new_depth - reduction,
+                        alpha,
+                        alpha + 1,
+                        ply,
+                        false,
+                    );
+                    if value > alpha && reduction > 0 {
+                        value = self.child_value(
+                            &child,
+                            child_run,
+                            switch,
+                            new_depth,
+                            alpha,
+                            alpha + 1,
+                            ply,
+                            false,
+                        );
+                    }
+                    if value > alpha && value < beta && pv_node {
+                        value = self.child_value(
+                            &child, child_run, switch, new_depth, alpha, beta, ply, true,
+                        );
+                    }
+                    value
+                };
+                index += 1;
+                if self.should_stop() {
+                    self.keys.pop();
+                    return 0;
+                }
+                if value > best_score {
+                    best_score = value;
+                    best_action = Some(action);
+                    if value > alpha {
+                        alpha = value;
+                        if pv_node {
+                            self.update_pv(ply, action);
+                        }
+                        if value >= beta {
+                            if quiet {
+                                let bonus = depth * depth;
+                                self.history.update(us, mv, bonus * 16);
+                                for &tried in quiets_tried.iter().filter(|&&tried| tried != mv) {
+                                    self.history.update(us, tried, -bonus * 16);
+                                }
+                                if self.killers[ply][0] != Some(mv) {
+                                    self.killers[ply][1] = self.killers[ply][0];
+                                    self.killers[ply][0] = Some(mv);
+                                }
+                            }
+                            break 'moves;
+                        }
+                    }
+                }
+            }
+            if quiet {
+                let _ = quiets_tried.try_push(mv);
+            }
+        }
+        self.keys.pop();
+        if best_score == -INFINITE {
+            // Every move was pruned: the node is no better than alpha.
+            return alpha;
+        }
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if best_score > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.shared.tt.store(
+            key,
+            Entry {
+                action: best_action.map_or(0, Action::pack),
+                score: score_to_tt(best_score, ply),
+                eval: if in_check { 0 } else { static_eval },
+                depth,
+                bound,
+            },
+        );
+        best_score
+    }
+
+    fn quiescence(
+        &mut self,
+        position: &Position,
+        run: SwitchRun,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> i32 {
+        self.pv[ply].clear();
+        self.count_node();
+        if self.should_stop() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if ply >= MAX_PLY {
+            return evaluate(position);
+        }
+        if position.is_dead() {
+            return 0;
+        }
+        let key = position.key() ^ run_key(run);
+        if let Some(entry) = self.shared.tt.probe(key) {
+            let score = score_from_tt(entry.score, ply);
+            let fits = match entry.bound {
+                Bound::Exact => true,
+                Bound::Lower => score >= beta,
+                Bound::Upper => score <= alpha,
+            };
+            if fits {
+                return score;
+            }
+        }
+        let in_check = position.in_check();
+        let mut best = -INFINITE;
+        let picker = if in_check {
+            let history = &self.history;
+            let hints = OrderingHints {
+                tt_action: 0,
+                killers: [None; 2],
+                history,
+            };
+            let picker = MovePicker::all(position, &hints, None, false);
+            if picker.is_empty() {
+                return -MATE + ply as i32;
+            }
+            picker
+        } else {
+            let stand_pat = evaluate(position);
+            if stand_pat >= beta {
+                return stand_pat;
+            }
+            alpha = alpha.max(stand_pat);
+            best = stand_pat;
+            MovePicker::tactical(position)
+        };
+        for scored in picker {
+            let mv = scored.action.mv;
+            if !in_check {
+                // Delta pruning: even winning the piece cannot lift alpha.
+                let gain = position
+                    .piece_on(mv.to())
+                    .map_or(PIECE_VALUE[0], |piece| PIECE_VALUE[piece.index()])
+                    + mv.promotion().map_or(0, |piece| PIECE_VALUE[piece.index()]);
+                if best + gain + 200 <= alpha {
+                    continue;
+                }
+            }
+            let child = position.after(mv);
+            let value = -self.quiescence(&child, SwitchRun::default(), -beta, -alpha, ply + 1);
+            if self.should_stop() {
+                return 0;
+            }
+            if value > best {
+                best = value;
+                if value > alpha {
+                    alpha = value;
+                    if value >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// One pass over the root moves from `first` on with window (`alpha`, `beta`).
+    fn search_root(
+        &mut self,
+        root: &Root,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        first: usize,
+    ) -> i32 {
+        let position = &root.position;
+        let mut best = -INFINITE;
+        self.keys.push(position.key());
+        for index in first..self.root_moves.len() {
+            let action = self.root_moves[index].action;
+            let child = position.after(action.mv);
+            let child_run = match self.rules() {
+                Some(rules) if action.switch => root.run.after_switch(position, action.mv, &rules),
+                _ => SwitchRun::default(),
+            };
+            let new_depth = depth - 1 + i32::from(child.in_check());
+            let value = if index == first {
+                self.child_value(
+                    &child,
+                    child_run,
+                    action.switch,
+                    new_depth,
+                    alpha,
+                    beta,
+                    0,
+                    true,
+                )
+            } else {
+                let mut value = self.child_value(
+                    &child,
+                    child_run,
+                    action.switch,
+                    new_depth,
+                    alpha,
+                    alpha + 1,
+                    0,
+                    false,
+                );
+                if value > alpha && value < beta {
+                    value = self.child_value(
+                        &child,
+                        child_run,
+                        action.switch,
+                        new_depth,
+                        alpha,
+                        beta,
+                        0,
+                        true,
+                    );
+                }
+                value
+            };
+            if self.should_stop() {
+                break;
+            }
+            let root_move = &mut self.root_moves[index];
+            if value > alpha || index == first {
+                root_move.score = value;
+                root_move.pv.clear();
+                root_move.pv.push(action);
+                root_move.pv.extend(self.pv[1].iter().copied());
+            } else {
+                root_move.score = -INFINITE;
+            }
+            if value > best {
+                best = value;
+            }
+            if value > alpha {
+                alpha = value;
+                if value >= beta {
+                    break;
+                }
+            }
+        }
+        self.keys.pop();
+        // Best first, the order of the previous iteration breaking ties.
+        self.root_moves[first..].sort_by_key(|root_move| std::cmp::Reverse(root_move.score));
+        best
+    }
+
+    fn iterate(&mut self, root: &Root, report: &mut dyn FnMut(&Report)) -> i32 {
+        let limits = self.shared.limits;
+        let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+        let lines = limits.multipv.clamp(1, self.root_moves.len().max(1));
+        let mut completed = 0;
+        for depth in 1..=max_depth {
+            // Helpers skip some depths so that threads spread over the tree.
+            if self.id > 0 && depth > 1 && (depth + self.id as i32) % 3 == 0 {
+                continue;
+            }
+            self.seldepth = 0;
+            for root_move in &mut self.root_moves {
+                root_move.previous_score = root_move.score;
+            }
+            for line in 0..lines {
+                let previous = self.root_moves[line].previous_score;
+                let mut delta = 25;
+                let (mut alpha, mut beta) = if depth >= 4 && previous.abs() < MATE_BOUND {
+                    (previous - delta, previous + delta)
+                } else {
+                    (-INFINITE, INFINITE)
+                };
+                loop {
+                    let score = self.search_root(root, depth, alpha, beta, line);
+                    if self.should_stop() {
+                        break;
+                    }
+                    if score <= alpha {
+                        beta = (alpha + beta) / 2;
+                        alpha = (score - delta).max(-INFINITE);
+                    } else if score >= beta {
+                        beta = (score + delta).min(INFINITE);
+                    } else {
+                        break;
+                    }
+                    delta += delta / 2;
+                    if delta > 1000 {
+                        alpha = -INFINITE;
+                        beta = INFINITE;
+                    }
+                }
+                if self.should_stop() {
+                    break;
+                }
+            }
+            if self.should_stop() {
+                break;
+            }
+            completed = depth;
+            if self.id == 0 {
+                self.publish_nodes();
+                let elapsed = self.shared.elapsed();
+                for line in 0..lines {
+                    let root_move = &self.root_moves[line];
+                    report(&Report {
+                        depth,
+                        seldepth: self.seldepth as i32,
+                        multipv: line + 1,
+                        score: root_move.score,
+                        bound: None,
+                        nodes: self.shared.nodes.load(Ordering::Relaxed),
+                        time: self.shared.started.elapsed(),
+                        hashfull: self.shared.tt.hashfull(),
+                        pv: root_move.pv.clone(),
+                    });
+                }
+                let best = self.root_moves[0].score;
+                if let Some(moves) = limits.mate
+                    && best >= MATE_BOUND
+                    && (MATE - best + 1) / 2 <= moves
+                {
+                    break;
+                }
+                // The next iteration would likely take longer than all so far:
+                // past half the soft limit, do not start it.
+                let pondering = self.shared.control.pondering.load(Ordering::Relaxed);
+                if !pondering
+                    && let Some(budget) = limits.budget
+                    && elapsed >= budget.soft / 2
+                {
+                    break;
+                }
+            }
+        }
+        completed
+    }
+}
+
+/// The root actions, in a first guess at their order, restricted to `search_moves` if any.
+fn root_actions(root: &Root, tt: &TranspositionTable, search_moves: &[Move]) -> Vec<Action> {
+    let position = &root.position;
+    let history = History::new();
+    let hints = OrderingHints {
+        tt_action: tt
+            .probe(position.key() ^ run_key(root.run))
+            .map_or(0, |entry| entry.action),
+        killers: [None; 2],
+        history: &history,
+    };
+    let mut run = root.run;
+    let (chain_test, switch_allowed) = match root.variant {
+        Variant::Chess => (None, false),
+        Variant::Sscc(rules) => (Some(rules), run.allows_switch()),
+    };
+    let mut test = |mv: Move| chain_test.is_some_and(|rules| forms_chain(position, mv, &rules));
+    MovePicker::all(
+        position,
+        &hints,
+        chain_test
+            .is_some()
+            .then_some(&mut test as &mut dyn FnMut(Move) -> bool),
+        switch_allowed,
+    )
+    .map(|scored| scored.action)
+    .filter(|action| search_moves.is_empty() || search_moves.contains(&action.mv))
+    .collect()
+}
+
+/// Searches `root` within `limits` until they or `control.stop` end it. Only
+/// the first thread calls `report`.
+pub fn search(
+    root: &Root,
+    limits: &Limits,
+    tt: &Arc<TranspositionTable>,
+    control: &Control,
+    started: Instant,
+    report: &mut dyn FnMut(&Report),
+) -> SearchResult {
+    tt.new_search();
+    let actions = root_actions(root, tt, &limits.search_moves);
+    if actions.is_empty() {
+        return SearchResult {
+            best: None,
+            ponder: None,
+            score: if root.position.in_check() { -MATE } else { 0 },
+            nodes: 0,
+            depth: 0,
+        };
+    }
+    let shared = Shared {
+        tt,
+        control,
+        limits,
+        started,
+        nodes: AtomicU64::new(0),
+        variant: root.variant,
+        done: AtomicBool::new(false),
+    };
+    let make_worker = |id| {
+        let mut worker = Worker::new(id, &shared, root);
+        worker.root_moves = actions
+            .iter()
+            .map(|&action| RootMove {
+                action,
+                score: -INFINITE,
+                previous_score: -INFINITE,
+                pv: vec![action],
+            })
+            .collect();
+        worker
+    };
+    let (main_result, depth) = std::thread::scope(|scope| {
+        let helpers: Vec<_> = (1..limits.threads.max(1))
+            .map(|id| {
+                let mut helper = make_worker(id);
+                scope.spawn(move || {
+                    helper.iterate(root, &mut |_| {});
+                    helper.publish_nodes();
+                })
+            })
+            .collect();
+        let mut main = make_worker(0);
+        let depth = main.iterate(root, report);
+        main.publish_nodes();
+        shared.done.store(true, Ordering::Relaxed);
+        for helper in helpers {
+            let _ = helper.join();
+        }
+        let best = &main.root_moves[0];
+        ((best.action, best.score, best.pv.clone()), depth)
+    });
+    let (best, score, pv) = main_result;
+    let ponder = if best.switch {
+        None
+    } else {
+        pv.get(1).copied()
+    };
+    SearchResult {
+        best: Some(best),
+        ponder,
+        score,
+        nodes: shared.nodes.load(Ordering::Relaxed),
+        depth,
+    }
+}

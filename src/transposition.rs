@@ -1,0 +1,207 @@
+//! The transposition table, shared by every search thread without locks.
+//!
+//! Each slot is two atomic words: the key XOR the data, and the data. A slot
+//! torn by two threads writing at once fails the key check on reading, so a
+//! thread never trusts a mix of two entries (the "lockless hashing" of Hyatt and Mann).
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// What a stored score says about the true value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// The true value is at most the score (every move failed low).
+    Upper,
+    /// The true value is at least the score (a move failed high).
+    Lower,
+    Exact,
+}
+
+impl Bound {
+    fn bits(self) -> u64 {
+        match self {
+            Bound::Upper => 1,
+            Bound::Lower => 2,
+            Bound::Exact => 3,
+        }
+    }
+
+    fn from_bits(bits: u64) -> Option<Bound> {
+        match bits {
+            1 => Some(Bound::Upper),
+            2 => Some(Bound::Lower),
+            3 => Some(Bound::Exact),
+            _ => None,
+        }
+    }
+}
+
+/// One probe's result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Entry {
+    /// The best action found, packed by the search (0 = none).
+    pub action: u16,
+    pub score: i32,
+    pub eval: i32,
+    pub depth: i32,
+    pub bound: Bound,
+}
+
+#[derive(Default)]
+struct Slot {
+    check: AtomicU64,
+    data: AtomicU64,
+}
+
+const SLOTS_PER_BUCKET: usize = 2;
+const BYTES_PER_SLOT: usize = std::mem::size_of::<Slot>();
+
+pub struct TranspositionTable {
+    slots: Vec<Slot>,
+    generation: AtomicU64,
+}
+
+fn pack(entry: &Entry, generation: u64) -> u64 {
+    u64::from(entry.action)
+        | (u64::from(entry.score as i16 as u16) << 16)
+        | (u64::from(entry.eval as i16 as u16) << 32)
+        | ((entry.depth.clamp(0, 255) as u64) << 48)
+        | (entry.bound.bits() << 56)
+        | ((generation & 63) << 58)
+}
+
+fn unpack(data: u64) -> Option<Entry> {
+    Some(Entry {
+        action: data as u16,
+        score: i32::from((data >> 16) as u16 as i16),
+        eval: i32::from((data >> 32) as u16 as i16),
+        depth: ((data >> 48) & 255) as i32,
+        bound: Bound::from_bits((data >> 56) & 3)?,
+    })
+}
+
+fn generation_of(data: u64) -> u64 {
+    data >> 58
+}
+
+fn depth_of(data: u64) -> i64 {
+    ((data >> 48) & 255) as i64
+}
+
+impl TranspositionTable {
+    /// A table of about `megabytes` MB (at least one bucket).
+    pub fn new(megabytes: usize) -> TranspositionTable {
+        let bytes = megabytes.saturating_mul(1 << 20);
+        let buckets = (bytes / (BYTES_PER_SLOT * SLOTS_PER_BUCKET)).max(1);
+        let mut slots = Vec::new();
+        slots.resize_with(buckets * SLOTS_PER_BUCKET, Slot::default);
+        TranspositionTable {
+            slots,
+            generation: AtomicU64::new(0),
+        }
+    }
+
+    /// Forgets every entry; only between searches.
+    pub fn clear(&self) {
+        for slot in &self.slots {
+            slot.check.store(0, Ordering::Relaxed);
+            slot.data.store(0, Ordering::Relaxed);
+        }
+        self.generation.store(0, Ordering::Relaxed);
+    }
+
+    /// Starts a new search: older entries become the first to be replaced.
+    pub fn new_search(&self) {
+        let next = (self.generation() + 1) & 63;
+        self.generation.store(next, Ordering::Relaxed);
+    }
+
+    fn generation(&self) -> u64 {
+        self.generation.load(Ordering::Relaxed)
+    }
+
+    fn bucket(&self, key: u64) -> &[Slot] {
+        let buckets = self.slots.len() / SLOTS_PER_BUCKET;
+        let index = ((u128::from(key) * buckets as u128) >> 64) as usize;
+        &self.slots[index * SLOTS_PER_BUCKET..(index + 1) * SLOTS_PER_BUCKET]
+    }
+
+    pub fn probe(&self, key: u64) -> Option<Entry> {
+        self.bucket(key).iter().find_map(|slot| {
+            let data = slot.data.load(Ordering::Relaxed);
+            let check = slot.check.load(Ordering::Relaxed);
+            if check ^ data == key && data != 0 {
+                unpack(data)
+            } else {
+                None
+            }
+        })
+    }
+
+    pub fn store(&self, key: u64, entry: Entry) {
+        let bucket = self.bucket(key);
+        let mut target = &bucket[0];
+        let mut worst = i64::MAX;
+        for slot in bucket {
+            let data = slot.data.load(Ordering::Relaxed);
+            let check = slot.check.load(Ordering::Relaxed);
+            if check ^ data == key || data == 0 {
+                target = slot;
+                // Keep a deeper entry's move when this store has none.
+                if data != 0 && entry.action == 0 {
+                    let kept = Entry {
+                        action: data as u16,
+                        ..entry
+                    };
+                    return self.write(slot, key, &kept);
+                }
+                break;
+            }
+            let age = ((self.generation() + 64 - generation_of(data)) & 63) as i64;
+            let value = depth_of(data) - 8 * age;
+            if value < worst {
+                worst = value;
+                target = slot;
+            }
+        }
+        self.write(target, key, &entry);
+    }
+
+    fn write(&self, slot: &Slot, key: u64, entry: &Entry) {
+        let data = pack(entry, self.generation());
+        slot.check.store(key ^ data, Ordering::Relaxed);
+        slot.data.store(data, Ordering::Relaxed);
+    }
+
+    /// Permille of the first thousand slots used in this search, as UCI's `hashfull`.
+    pub fn hashfull(&self) -> u16 {
+        let sample = self.slots.len().min(1000);
+        let used = self.slots[..sample]
+            .iter()
+            .filter(|slot| {
+                let data = slot.data.load(Ordering::Relaxed);
+                data != 0 && generation_of(data) == self.generation()
+            })
+            .count();
+        (used * 1000 / sample.max(1)) as u16
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stores_and_finds_entries() {
+        let table = TranspositionTable::new(1);
+        let entry = Entry {
+            action: 1234,
+            score: -31_000,
+            eval: 55,
+            depth: 9,
+            bound: Bound::Lower,
+        };
+        table.store(0xdead_beef, entry);
+        assert_eq!(table.probe(0xdead_beef), Some(entry));
+        assert_eq!(table.probe(0xdead_bee0), None);
+    }
+}

@@ -1,0 +1,800 @@
+//! The UCI protocol loop, with the SSCC extension of spec section 5.
+//!
+//! Standard messages are parsed and written with `vampirc-uci`; `position` and
+//! `go` are read here, because they carry `switch` tokens and numbers beyond
+//! that crate's types. The search runs on its own thread, so `stop`,
+//! `isready` and `ponderhit` are answered while it thinks. Bad input is
+//! answered with `info string error: …` and never stops the loop.
+
+use std::io::{BufRead, Write};
+use std::panic::{self, AssertUnwindSafe};
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use vampirc_uci::{Serializable, UciInfoAttribute, UciMessage, UciOptionConfig};
+
+use crate::board::{Color, Move, Position};
+use crate::eval;
+use crate::game::{GameError, Rules, SwitchRule, SwitchRun, forms_chain};
+use crate::movepick::{Action, describe_action};
+use crate::search::{self, Control, Limits, Report, Root, SearchResult, Variant, uci_score};
+use crate::time::{Budget, Clock};
+use crate::tools::{bench, perft};
+use crate::transposition::{Bound, TranspositionTable};
+
+const NAME: &str = concat!("Catena ", env!("CARGO_PKG_VERSION"));
+const AUTHOR: &str = "the Catena developers";
+
+/// Writes one line to stdout at once, so that lines of two threads never mix.
+pub fn send(line: &str) {
+    let stdout = std::io::stdout();
+    let mut lock = stdout.lock();
+    let _ = writeln!(lock, "{line}");
+    let _ = lock.flush();
+}
+
+fn info_string(text: &str) {
+    send(&UciMessage::info_string(text.to_string()).serialize());
+}
+
+fn error(text: &str) {
+    log::warn!("{text}");
+    info_string(&format!("error: {text}"));
+}
+
+/// The engine's options, as `setoption` leaves them.
+#[derive(Clone, Debug)]
+struct Options {
+    hash_mb: usize,
+    threads: usize,
+    move_overhead: u64,
+    multipv: usize,
+    ponder: bool,
+    sscc: bool,
+    switch_rule: SwitchRule,
+    min_enclosed: u32,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            hash_mb: 16,
+            threads: 1,
+            move_overhead: 10,
+            multipv: 1,
+            ponder: false,
+            sscc: false,
+            switch_rule: SwitchRule::Chain,
+            min_enclosed: 2,
+        }
+    }
+}
+
+const HASH_MAX_MB: i64 = 8192;
+const THREADS_MAX: i64 = 256;
+
+fn option_configs() -> Vec<UciOptionConfig> {
+    let spin = |name: &str, default: i64, min: i64, max: i64| UciOptionConfig::Spin {
+        name: name.to_string(),
+        default: Some(default),
+        min: Some(min),
+        max: Some(max),
+    };
+    let combo = |name: &str, default: &str, vars: &[&str]| UciOptionConfig::Combo {
+        name: name.to_string(),
+        default: Some(default.to_string()),
+        var: vars.iter().map(|var| var.to_string()).collect(),
+    };
+    let rules = SwitchRule::ALL.map(SwitchRule::name);
+    vec![
+        spin("Hash", 16, 1, HASH_MAX_MB),
+        spin("Threads", 1, 1, THREADS_MAX),
+        spin("Move Overhead", 10, 0, 5000),
+        spin("MultiPV", 1, 1, 256),
+        UciOptionConfig::Check {
+            name: "Ponder".to_string(),
+            default: Some(false),
+        },
+        UciOptionConfig::Button {
+            name: "Clear Hash".to_string(),
+        },
+        combo("UCI_Variant", "chess", &["chess", "sscc"]),
+        combo("SwitchRule", SwitchRule::Chain.name(), &rules),
+        spin(
+            "MinEnclosed",
+            2,
+            i64::from(*Rules::MIN_ENCLOSED_RANGE.start()),
+            i64::from(*Rules::MIN_ENCLOSED_RANGE.end()),
+        ),
+    ]
+}
+
+/// The game as `position` left it.
+#[derive(Clone, Debug)]
+struct Game {
+    position: Position,
+    run: SwitchRun,
+    /// Keys of the positions before the current one, oldest first.
+    history: Vec<u64>,
+    /// The last move, and whether it formed a chain (SSCC).
+    last: Option<(Move, bool)>,
+}
+
+impl Game {
+    fn new(position: Position) -> Game {
+        Game {
+            position,
+            run: SwitchRun::default(),
+            history: Vec::new(),
+            last: None,
+        }
+    }
+}
+
+/// A search in progress on its own thread.
+struct Running {
+    handle: JoinHandle<()>,
+    control: Arc<Control>,
+    started: Instant,
+    /// `go infinite`, or `go` without limits: only `stop` ends it.
+    endless: bool,
+}
+
+pub struct Engine {
+    options: Options,
+    game: Game,
+    tt: Arc<TranspositionTable>,
+    running: Option<Running>,
+}
+
+/// What `go` asked for.
+#[derive(Default)]
+struct GoCommand {
+    limits: Limits,
+    white: Clock,
+    black: Clock,
+    clock_given: [bool; 2],
+    movetime: Option<Duration>,
+    infinite: bool,
+    ponder: bool,
+}
+
+/// A number for `go`: negative clocks (some GUIs send them) count as 0 and
+/// numbers too big for a `u64` as the biggest one.
+fn parse_count(token: &str) -> Option<u64> {
+    if let Ok(value) = token.parse::<i128>() {
+        return Some(value.clamp(0, i128::from(u64::MAX)) as u64);
+    }
+    (!token.is_empty() && token.bytes().all(|b| b.is_ascii_digit())).then_some(u64::MAX)
+}
+
+impl Default for Engine {
+    fn default() -> Engine {
+        Engine::new()
+    }
+}
+
+impl Engine {
+    pub fn new() -> Engine {
+        let options = Options::default();
+        Engine {
+            tt: Arc::new(TranspositionTable::new(options.hash_mb)),
+            options,
+            game: Game::new(Position::startpos()),
+            running: None,
+        }
+    }
+
+    fn variant(&self) -> Variant {
+        if self.options.sscc {
+            Variant::Sscc(Rules {
+                switch_rule: self.options.switch_rule,
+                min_enclosed: self.options.min_enclosed,
+            })
+        } else {
+            Variant::Chess
+        }
+    }
+
+    fn rules(&self) -> Option<Rules> {
+        match self.variant() {
+            Variant::Chess => None,
+            Variant::Sscc(rules) => Some(rules),
+        }
+    }
+
+    /// Reads commands from `input` until `quit` or the end of input.
+    pub fn run(&mut self, input: impl BufRead) {
+        let mut input = input;
+        let mut buffer = Vec::new();
+        loop {
+            buffer.clear();
+            match input.read_until(b'\n', &mut buffer) {
+                Ok(0) | Err(_) => break,
+                Ok(_) => {}
+            }
+            let line = String::from_utf8_lossy(&buffer).into_owned();
+            if !self.handle(&line) {
+                return;
+            }
+        }
+        // End of input: a search without its own end is stopped; one with
+        // limits is allowed to finish and print its move.
+        let endless = self.running.as_ref().is_some_and(|running| running.endless);
+        self.wait_for_search(endless);
+    }
+
+    /// Handles one line; false after `quit`.
+    pub fn handle(&mut self, line: &str) -> bool {
+        let tokens: Vec<&str> = line.split_whitespace().collect();
+        let Some(&command) = tokens.first() else {
+            return true;
+        };
+        // A search that has printed its move is over: collect its thread.
+        if self
+            .running
+            .as_ref()
+            .is_some_and(|running| running.control.answered.load(Ordering::Acquire))
+        {
+            self.wait_for_search(false);
+        }
+        match command {
+            "uci" => self.uci(),
+            "isready" => send(&UciMessage::ReadyOk.serialize()),
+            "debug" => match tokens.get(1) {
+                Some(&"on") => log::set_max_level(log::LevelFilter::Debug),
+                Some(&"off") => log::set_max_level(log::LevelFilter::Warn),
+                _ => error("debug needs 'on' or 'off'"),
+            },
+            "setoption" => self.setoption(line),
+            "register" => {}
+            "ucinewgame" => {
+                self.wait_for_search(true);
+                self.tt.clear();
+                self.game = Game::new(Position::startpos());
+            }
+            "position" => self.position(&tokens[1..]),
+            "go" => self.go(&tokens[1..]),
+            "stop" => self.wait_for_search(true),
+            "ponderhit" => {
+                if let Some(running) = &self.running {
+                    // The clock runs from now: the budget is measured from here.
+                    let waited = running.started.elapsed().as_millis() as u64;
+                    running
+                        .control
+                        .clock_offset_ms
+                        .store(waited, Ordering::Relaxed);
+                    running.control.pondering.store(false, Ordering::Relaxed);
+                } else {
+                    error("ponderhit without a search");
+                }
+            }
+            "quit" => {
+                self.wait_for_search(true);
+                return false;
+            }
+            "d" => self.display(),
+            "eval" => send(&eval::describe(&self.game.position)),
+            "bench" => {
+                self.wait_for_search(true);
+                let depth = match tokens.get(1).map(|token| token.parse::<i32>()) {
+                    None => bench::DEFAULT_DEPTH,
+                    Some(Ok(depth)) if (1..=search::MAX_DEPTH).contains(&depth) => depth,
+                    Some(_) => {
+                        error("bench needs a depth from 1 to 100");
+                        return true;
+                    }
+                };
+                bench::run(
+                    depth,
+                    self.options.hash_mb,
+                    self.options.threads,
+                    &mut |line| send(line),
+                );
+            }
+            _ => error(&format!("unknown command '{}'", line.trim())),
+        }
+        true
+    }
+
+    fn uci(&self) {
+        send(&UciMessage::id_name(NAME).serialize());
+        send(&UciMessage::id_author(AUTHOR).serialize());
+        for option in option_configs() {
+            send(&UciMessage::Option(option).serialize());
+        }
+        send(&UciMessage::UciOk.serialize());
+    }
+
+    /// Stops the search if `stop` or it has no end of its own, and waits for its `bestmove`.
+    fn wait_for_search(&mut self, stop: bool) {
+        if let Some(running) = self.running.take() {
+            if stop {
+                running.control.stop.store(true, Ordering::Relaxed);
+            } else {
+                running.control.pondering.store(false, Ordering::Relaxed);
+            }
+            if running.handle.join().is_err() {
+                error("the search thread failed");
+            }
+        }
+    }
+
+    fn setoption(&mut self, line: &str) {
+        let parsed = panic::catch_unwind(|| vampirc_uci::parse_one(line));
+        let (name, value) = match parsed {
+            Ok(UciMessage::SetOption { name, value }) => (name, value),
+            _ => {
+                error(&format!(
+                    "cannot read '{}': use setoption name <name> [value <value>]",
+                    line.trim()
+                ));
+                return;
+            }
+        };
+        if self.running.is_some() {
+            error(&format!("option {name} cannot change during a search"));
+            return;
+        }
+        let value = value.unwrap_or_default();
+        let value = value.trim();
+        let spin = |min: i64, max: i64| -> Result<i64, String> {
+            match value.parse::<i64>() {
+                Ok(number) if (min..=max).contains(&number) => Ok(number),
+                _ => Err(format!(
+                    "option {name} needs a number from {min} to {max}, not '{value}'"
+                )),
+            }
+        };
+        let result = match name.to_ascii_lowercase().as_str() {
+            "hash" => spin(1, HASH_MAX_MB).map(|mb| {
+                self.options.hash_mb = mb as usize;
+                self.tt = Arc::new(TranspositionTable::new(self.options.hash_mb));
+            }),
+            "threads" => {
+                spin(1, THREADS_MAX).map(|threads| self.options.threads = threads as usize)
+            }
+            "move overhead" => spin(0, 5000).map(|ms| self.options.move_overhead = ms as u64),
+            "multipv" => spin(1, 256).map(|lines| self.options.multipv = lines as usize),
+            "ponder" => match value.to_ascii_lowercase().as_str() {
+                "true" => {
+                    self.options.ponder = true;
+                    Ok(())
+                }
+                "false" => {
+                    self.options.ponder = false;
+                    Ok(())
+                }
+                _ => Err(format!("option Ponder needs true or false, not '{value}'")),
+            },
+            "clear hash" => {
+                self.tt.clear();
+                Ok(())
+            }
+            "uci_variant" => match value.to_ascii_lowercase().as_str() {
+                "chess" => {
+                    self.options.sscc = false;
+                    Ok(())
+                }
+                "sscc" => {
+                    self.options.sscc = true;
+                    Ok(())
+                }
+                _ => Err(format!(
+                    "option UCI_Variant is chess or sscc, not '{value}'"
+                )),
+            },
+            "switchrule" => value
+                .parse::<SwitchRule>()
+                .map(|rule| self.options.switch_rule = rule),
+            "minenclosed" => spin(
+                i64::from(*Rules::MIN_ENCLOSED_RANGE.start()),
+                i64::from(*Rules::MIN_ENCLOSED_RANGE.end()),
+            )
+            .map(|min| self.options.min_enclosed = min as u32),
+            _ => Err(format!("no such option '{name}'")),
+        };
+        if let Err(message) = result {
+            error(&message);
+        }
+    }
+
+    /// `position startpos|fen <fen> [moves <move> [switch] …]`: on a bad token
+    /// the position keeps every move before it.
+    fn position(&mut self, tokens: &[&str]) {
+        let moves_at = tokens.iter().position(|&token| token == "moves");
+        let (setup, moves) = match moves_at {
+            Some(index) => (&tokens[..index], &tokens[index + 1..]),
+            None => (tokens, &[][..]),
+        };
+        let start = match setup {
+            ["startpos"] => Position::startpos(),
+            ["fen", fields @ ..] if !fields.is_empty() => {
+                match Position::from_fen(&fields.join(" ")) {
+                    Ok(position) => position,
+                    Err(problem) => {
+                        error(&format!("invalid FEN '{}': {problem}", fields.join(" ")));
+                        return;
+                    }
+                }
+            }
+            _ => {
+                error("position needs 'startpos' or 'fen <fen>', then optionally 'moves …'");
+                return;
+            }
+        };
+        let mut game = Game::new(start);
+        let rules = self.rules();
+        let mut index = 0;
+        while index < moves.len() {
+            let token = moves[index];
+            if token == "switch" {
+                error(&format!(
+                    "move {}: {}",
+                    index + 1,
+                    GameError::SwitchWithoutMove
+                ));
+                break;
+            }
+            let mv = match game.position.parse_move(token) {
+                Ok(mv) => mv,
+                Err(problem) => {
+                    error(&format!(
+                        "move {} '{token}': {}",
+                        index + 1,
+                        GameError::IllegalMove(problem)
+                    ));
+                    break;
+                }
+            };
+            let formed_chain = rules.is_some_and(|rules| forms_chain(&game.position, mv, &rules));
+            let wants_switch = moves.get(index + 1) == Some(&"switch");
+            let mut switch_error = None;
+            let run = match (wants_switch, rules) {
+                (false, _) => SwitchRun::default(),
+                (true, None) => {
+                    switch_error =
+                        Some("'switch' needs setoption name UCI_Variant value sscc".to_string());
+                    SwitchRun::default()
+                }
+                (true, Some(rules)) => {
+                    let mut run = game.run;
+                    if !formed_chain {
+                        switch_error = Some(GameError::SwitchWithoutChain(mv).to_string());
+                        SwitchRun::default()
+                    } else if !run.allows_switch() {
+                        switch_error = Some(
+                            GameError::SwitchOverLimit {
+                                switches: run.switches(),
+                                limit: run.limit().unwrap_or(u32::MAX),
+                            }
+                            .to_string(),
+                        );
+                        SwitchRun::default()
+                    } else {
+                        game.run.after_switch(&game.position, mv, &rules)
+                    }
+                }
+            };
+            game.history.push(game.position.key());
+            game.position.play(mv);
+            game.run = run;
+            game.last = Some((mv, formed_chain));
+            if let Some(problem) = switch_error {
+                error(&format!(
+                    "move {} 'switch' after {mv}: {problem}",
+                    index + 2
+                ));
+                break;
+            }
+            index += if wants_switch { 2 } else { 1 };
+        }
+        self.game = game;
+    }
+
+    fn parse_go(&self, tokens: &[&str]) -> GoCommand {
+        let mut go = GoCommand::default();
+        go.limits.multipv = self.options.multipv;
+        go.limits.threads = self.options.threads;
+        let mut index = 0;
+        while index < tokens.len() {
+            let keyword = tokens[index];
+            index += 1;
+            match keyword {
+                "infinite" => go.infinite = true,
+                "ponder" => go.ponder = true,
+                "searchmoves" => {
+                    while let Some(token) = tokens.get(index) {
+                        match self.game.position.parse_move(token) {
+                            Ok(mv) => go.limits.search_moves.push(mv),
+                            Err(_) if *token == "switch" => {}
+                            Err(_) => break,
+                        }
+                        index += 1;
+                    }
+                }
+                "wtime" | "btime" | "winc" | "binc" | "movestogo" | "depth" | "nodes" | "mate"
+                | "movetime" => {
+                    let Some(value) = tokens.get(index).and_then(|token| parse_count(token)) else {
+                        error(&format!(
+                            "go {keyword} needs a number, not '{}'",
+                            tokens.get(index).unwrap_or(&"")
+                        ));
+                        continue;
+                    };
+                    index += 1;
+                    let millis = Duration::from_millis(value.min(u64::MAX / 2));
+                    let small = value.min(i32::MAX as u64) as i32;
+                    match keyword {
+                        "wtime" => {
+                            go.white.time = millis;
+                            go.clock_given[0] = true;
+                        }
+                        "btime" => {
+                            go.black.time = millis;
+                            go.clock_given[1] = true;
+                        }
+                        "winc" => go.white.increment = millis,
+                        "binc" => go.black.increment = millis,
+                        "movestogo" => {
+                            let moves = Some(value.min(u32::MAX as u64) as u32).filter(|&m| m > 0);
+                            go.white.moves_to_go = moves;
+                            go.black.moves_to_go = moves;
+                        }
+                        "depth" => go.limits.depth = Some(small.clamp(1, search::MAX_DEPTH)),
+                        "nodes" => go.limits.nodes = Some(value.max(1)),
+                        "mate" => go.limits.mate = Some(small.max(1)),
+                        _ => go.movetime = Some(millis),
+                    }
+                }
+                other => error(&format!("go: unknown parameter '{other}'")),
+            }
+        }
+        go
+    }
+
+    fn go(&mut self, tokens: &[&str]) {
+        if tokens.first() == Some(&"perft") {
+            self.perft(tokens.get(1).copied());
+            return;
+        }
+        if self.running.is_some() {
+            error("go while a search runs: send stop first");
+            return;
+        }
+        let started = Instant::now();
+        let mut go = self.parse_go(tokens);
+        let overhead = Duration::from_millis(self.options.move_overhead);
+        let us = self.game.position.side_to_move();
+        let (clock, given) = match us {
+            Color::White => (go.white, go.clock_given[0]),
+            Color::Black => (go.black, go.clock_given[1]),
+        };
+        go.limits.budget = match go.movetime {
+            Some(movetime) => Some(Budget::fixed(movetime, overhead)),
+            None if given && !go.infinite => Some(Budget::from_clock(clock, overhead)),
+            None => None,
+        };
+        // `go` with no limit at all searches until `stop`, as `go infinite` does.
+        let endless = go.infinite
+            || (go.limits.budget.is_none()
+                && go.limits.depth.is_none()
+                && go.limits.nodes.is_none()
+                && go.limits.mate.is_none());
+        let control = Arc::new(Control::default());
+        control.pondering.store(go.ponder, Ordering::Relaxed);
+        let root = Root {
+            position: self.game.position.clone(),
+            run: self.game.run,
+            history: self.game.history.clone(),
+            variant: self.variant(),
+        };
+        let tt = Arc::clone(&self.tt);
+        let thread_control = Arc::clone(&control);
+        let limits = go.limits;
+        let spawned = std::thread::Builder::new()
+            .name("search".to_string())
+            .stack_size(64 << 20)
+            .spawn(move || {
+                search_and_answer(&root, &limits, &tt, &thread_control, started, endless);
+            });
+        match spawned {
+            Ok(handle) => {
+                self.running = Some(Running {
+                    handle,
+                    control,
+                    started,
+                    endless,
+                })
+            }
+            Err(problem) => {
+                error(&format!("cannot start the search thread: {problem}"));
+                send("bestmove 0000");
+            }
+        }
+    }
+
+    fn perft(&mut self, depth: Option<&str>) {
+        let Some(depth) = depth
+            .and_then(|depth| depth.parse::<u32>().ok())
+            .filter(|depth| (1..=perft::MAX_DEPTH).contains(depth))
+        else {
+            error(&format!(
+                "go perft needs a depth from 1 to {}",
+                perft::MAX_DEPTH
+            ));
+            return;
+        };
+        self.wait_for_search(true);
+        let start = Instant::now();
+        let tree = match self.rules() {
+            Some(rules) => perft::Tree::Sscc(rules),
+            None => perft::Tree::Chess { bulk: true },
+        };
+        match perft::divide(&tree, &self.game.position, depth, self.options.threads) {
+            Ok(counts) => {
+                for count in &counts {
+                    let switch = if count.switched { " switch" } else { "" };
+                    send(&format!("{}{switch}: {}", count.mv, count.nodes));
+                }
+                let total: u64 = counts.iter().map(|count| count.nodes).sum();
+                send("");
+                send(&format!("Nodes searched: {total}"));
+                log::info!("{}", perft::summary_line(total, start.elapsed()));
+            }
+            Err(problem) => error(&problem),
+        }
+    }
+
+    fn display(&self) {
+        let position = &self.game.position;
+        let mut text = String::from("\n +---+---+---+---+---+---+---+---+\n");
+        for rank in (0..8u8).rev() {
+            for file in 0..8u8 {
+                let square = crate::board::Square::new(file, rank);
+                let letter = match (position.piece_on(square), position.color_on(square)) {
+                    (Some(piece), Some(color)) => piece.fen_letter(color),
+                    _ => ' ',
+                };
+                text.push_str(&format!(" | {letter}"));
+            }
+            text.push_str(&format!(
+                " | {}\n +---+---+---+---+---+---+---+---+\n",
+                rank + 1
+            ));
+        }
+        text.push_str("   a   b   c   d   e   f   g   h\n\n");
+        text.push_str(&format!("Fen: {}\n", position.to_fen()));
+        text.push_str(&format!("Key: {:016X}\n", position.key()));
+        let checkers: Vec<String> = position
+            .checkers()
+            .into_iter()
+            .map(|s| s.to_string())
+            .collect();
+        text.push_str(&format!("Checkers: {}", checkers.join(" ")));
+        if let Some(rules) = self.rules() {
+            let mut run = self.game.run;
+            let limit = match run.limit() {
+                Some(limit) if run.switches() > 0 => limit.to_string(),
+                _ if run.switches() > 0 => "none".to_string(),
+                _ => "-".to_string(),
+            };
+            text.push_str(&format!(
+                "\nVariant: sscc ({rules})\nSwitch run: {} switches in a row, limit {limit}, another switch {}",
+                run.switches(),
+                if run.allows_switch() { "allowed after a chain" } else { "not allowed" },
+            ));
+            if let Some((mv, formed_chain)) = self.game.last {
+                text.push_str(&format!(
+                    "\nLast move: {mv}, {}",
+                    if formed_chain {
+                        "formed a chain"
+                    } else {
+                        "formed no chain"
+                    }
+                ));
+            }
+        }
+        send(&text);
+    }
+}
+
+/// The `info` line of one report.
+fn info_line(report: &Report) -> String {
+    let (cp, mate) = uci_score(report.score);
+    let millis = report.time.as_millis().max(1) as u64;
+    let mut attributes = vec![
+        UciInfoAttribute::Depth(report.depth.clamp(0, 255) as u8),
+        UciInfoAttribute::SelDepth(report.seldepth.clamp(0, 255) as u8),
+        UciInfoAttribute::MultiPv(report.multipv.min(u16::MAX as usize) as u16),
+        UciInfoAttribute::Score {
+            cp,
+            mate: mate.map(|moves| moves.clamp(-127, 127) as i8),
+            lower_bound: (report.bound == Some(Bound::Lower)).then_some(true),
+            upper_bound: (report.bound == Some(Bound::Upper)).then_some(true),
+        },
+        UciInfoAttribute::Nodes(report.nodes),
+        UciInfoAttribute::Nps(report.nodes.saturating_mul(1000) / millis),
+        UciInfoAttribute::HashFull(report.hashfull),
+        UciInfoAttribute::Time(vampirc_uci::Duration::milliseconds(
+            report.time.as_millis() as i64
+        )),
+    ];
+    if !report.pv.is_empty() {
+        let pv: Vec<String> = report
+            .pv
+            .iter()
+            .map(|&action| describe_action(action))
+            .collect();
+        attributes.push(UciInfoAttribute::Any("pv".to_string(), pv.join(" ")));
+    }
+    UciMessage::Info(attributes).serialize()
+}
+
+/// The `bestmove` line of a result.
+fn bestmove_line(result: &SearchResult) -> String {
+    match result.best {
+        None => "bestmove 0000".to_string(),
+        Some(Action { mv, switch: true }) => format!("bestmove {mv} switch"),
+        Some(Action { mv, .. }) => match result.ponder {
+            Some(Action { mv: reply, .. }) => format!("bestmove {mv} ponder {reply}"),
+            None => format!("bestmove {mv}"),
+        },
+    }
+}
+
+/// The search thread: search, wait while `go infinite` or pondering asks to, answer.
+fn search_and_answer(
+    root: &Root,
+    limits: &Limits,
+    tt: &Arc<TranspositionTable>,
+    control: &Control,
+    started: Instant,
+    endless: bool,
+) {
+    let mut reporter = |report: &Report| send(&info_line(report));
+    let outcome = panic::catch_unwind(AssertUnwindSafe(|| {
+        search::search(root, limits, tt, control, started, &mut reporter)
+    }));
+    let result = match outcome {
+        Ok(result) => result,
+        Err(_) => {
+            error("the search failed; playing the first legal move");
+            let first = root.position.legal_moves().first().copied();
+            SearchResult {
+                best: first.map(Action::stay),
+                ponder: None,
+                score: 0,
+                nodes: 0,
+                depth: 0,
+            }
+        }
+    };
+    // The protocol forbids `bestmove` before `stop` in infinite or ponder mode.
+    while (endless || control.pondering.load(Ordering::Relaxed))
+        && !control.stop.load(Ordering::Relaxed)
+    {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    control.answered.store(true, Ordering::Release);
+    send(&bestmove_line(&result));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_are_clamped_not_rejected() {
+        assert_eq!(parse_count("-5"), Some(0));
+        assert_eq!(parse_count("12"), Some(12));
+        assert_eq!(
+            parse_count("999999999999999999999999999999999999999999"),
+            Some(u64::MAX)
+        );
+        assert_eq!(parse_count("x"), None);
+        assert_eq!(parse_count(""), None);
+    }
+}

@@ -1,0 +1,423 @@
+//! The UCI engine driven as a GUI drives it: the real binary over stdin and stdout.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::time::{Duration, Instant};
+
+use catena::board::Position;
+
+struct Engine {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+const PATIENCE: Duration = Duration::from_secs(30);
+
+impl Engine {
+    fn start() -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_catena"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("the engine starts");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (sender, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if sender.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Engine {
+            child,
+            stdin,
+            lines,
+        }
+    }
+
+    fn send(&mut self, line: &str) {
+        writeln!(self.stdin, "{line}").expect("the engine reads its input");
+        self.stdin.flush().unwrap();
+    }
+
+    /// Lines up to and including the first one starting with `prefix`.
+    fn until(&mut self, prefix: &str) -> Vec<String> {
+        let deadline = Instant::now() + PATIENCE;
+        let mut seen = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) => {
+                    let done = line.starts_with(prefix);
+                    seen.push(line);
+                    if done {
+                        return seen;
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => {
+                    panic!("no '{prefix}' within {PATIENCE:?}; saw {seen:#?}")
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    panic!("the engine exited before '{prefix}'; saw {seen:#?}")
+                }
+            }
+        }
+    }
+
+    fn bestmove(&mut self) -> (String, Vec<String>) {
+        let lines = self.until("bestmove");
+        (lines.last().unwrap().clone(), lines)
+    }
+
+    fn ready(&mut self) -> Vec<String> {
+        self.send("isready");
+        self.until("readyok")
+    }
+
+    /// Sends `quit` and checks that the engine exits cleanly.
+    fn quit(mut self) {
+        self.send("quit");
+        let deadline = Instant::now() + PATIENCE;
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                assert!(status.success(), "exit status {status}");
+                return;
+            }
+            assert!(Instant::now() < deadline, "the engine did not quit");
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+}
+
+/// Asserts that `line` is `bestmove <m> …` with `<m>` legal in `position`, and returns the move.
+fn assert_legal(position: &Position, line: &str) -> String {
+    let fields: Vec<&str> = line.split_whitespace().collect();
+    assert_eq!(fields[0], "bestmove", "{line}");
+    let mv = fields[1];
+    assert!(
+        position.parse_move(mv).is_ok(),
+        "illegal {line} in {}",
+        position.to_fen()
+    );
+    if let Some(&"ponder") = fields.get(2) {
+        let reply = position.after(position.parse_move(mv).unwrap());
+        assert!(
+            reply.parse_move(fields[3]).is_ok(),
+            "illegal ponder move in {line}"
+        );
+    }
+    mv.to_string()
+}
+
+fn position_of(fen: &str) -> Position {
+    catena::board::attacks::init();
+    Position::from_fen(fen).unwrap()
+}
+
+#[test]
+fn handshake_lists_every_option() {
+    let mut engine = Engine::start();
+    engine.send("uci");
+    let lines = engine.until("uciok");
+    assert!(lines.iter().any(|line| line.starts_with("id name Catena")));
+    assert!(lines.iter().any(|line| line.starts_with("id author")));
+    for option in [
+        "option name Hash type spin",
+        "option name Threads type spin",
+        "option name Move Overhead type spin",
+        "option name MultiPV type spin",
+        "option name Ponder type check",
+        "option name Clear Hash type button",
+        "option name UCI_Variant type combo default chess var chess var sscc",
+        "option name SwitchRule type combo default chain var chain var moves var unlimited",
+        "option name MinEnclosed type spin default 2 min 1 max 16",
+    ] {
+        assert!(
+            lines.iter().any(|line| line.starts_with(option)),
+            "missing '{option}' in {lines:#?}"
+        );
+    }
+    assert_eq!(engine.ready().last().unwrap(), "readyok");
+    engine.quit();
+}
+
+#[test]
+fn every_go_form_returns_a_legal_move() {
+    let mut engine = Engine::start();
+    let fen = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4";
+    let position = position_of(fen);
+    for go in [
+        "go depth 5",
+        "go movetime 100",
+        "go wtime 2000 btime 2000 winc 20 binc 20",
+        "go wtime 500 btime 500 movestogo 1",
+        "go wtime 5 btime 5",
+        "go nodes 5000",
+        "go mate 2 depth 6",
+        "go depth 4 searchmoves a2a3 b2b3",
+    ] {
+        engine.send(&format!("position fen {fen}"));
+        engine.send(go);
+        let (line, lines) = engine.bestmove();
+        let mv = assert_legal(&position, &line);
+        assert!(
+            lines.iter().any(|line| line.starts_with("info depth")),
+            "{go}: no info line"
+        );
+        if go.contains("searchmoves") {
+            assert!(["a2a3", "b2b3"].contains(&mv.as_str()), "{line}");
+        }
+    }
+    engine.quit();
+}
+
+#[test]
+fn stop_during_infinite_answers_at_once() {
+    let mut engine = Engine::start();
+    let position = Position::startpos();
+    let mut fastest = Duration::MAX;
+    for _ in 0..3 {
+        engine.send("position startpos");
+        engine.send("go infinite");
+        std::thread::sleep(Duration::from_millis(300));
+        // isready is answered during the search, and bestmove only after stop.
+        let lines = engine.ready();
+        assert!(!lines.iter().any(|line| line.starts_with("bestmove")));
+        let sent = Instant::now();
+        engine.send("stop");
+        let (line, _) = engine.bestmove();
+        fastest = fastest.min(sent.elapsed());
+        assert_legal(&position, &line);
+    }
+    assert!(fastest < Duration::from_millis(50), "stop took {fastest:?}");
+    engine.quit();
+}
+
+#[test]
+fn ponder_waits_for_ponderhit() {
+    let mut engine = Engine::start();
+    engine.send("setoption name Ponder value true");
+    engine.send("position startpos moves e2e4");
+    engine.send("go ponder wtime 1000 btime 1000 depth 3");
+    std::thread::sleep(Duration::from_millis(200));
+    let lines = engine.ready();
+    assert!(
+        !lines.iter().any(|line| line.starts_with("bestmove")),
+        "{lines:#?}"
+    );
+    engine.send("ponderhit");
+    let (line, _) = engine.bestmove();
+    assert_legal(
+        &position_of("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"),
+        &line,
+    );
+    engine.quit();
+}
+
+#[test]
+fn finds_mate_in_one() {
+    let mut engine = Engine::start();
+    engine.send("position fen 6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1");
+    engine.send("go depth 4");
+    let (line, lines) = engine.bestmove();
+    assert_eq!(line, "bestmove d1d8");
+    assert!(
+        lines.iter().any(|line| line.contains("score mate 1")),
+        "{lines:#?}"
+    );
+    engine.quit();
+}
+
+#[test]
+fn no_legal_move_gives_0000() {
+    let mut engine = Engine::start();
+    for fen in [
+        "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",
+        "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3",
+    ] {
+        engine.send(&format!("position fen {fen}"));
+        engine.send("go depth 3");
+        assert_eq!(engine.bestmove().0, "bestmove 0000");
+    }
+    engine.quit();
+}
+
+#[test]
+fn bad_input_is_named_and_the_position_kept() {
+    let mut engine = Engine::start();
+    engine.send("position startpos moves e2e4 e7e5 e1e3 g1f3");
+    let lines = engine.ready();
+    assert!(
+        lines
+            .iter()
+            .any(|line| line.starts_with("info string error:") && line.contains("e1e3")),
+        "{lines:#?}"
+    );
+    engine.send("d");
+    let lines = engine.until("Checkers");
+    assert!(
+        lines
+            .iter()
+            .any(|line| line == "Fen: rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"),
+        "{lines:#?}"
+    );
+    for bad in [
+        "position fen 8/8/8 w - - 0 1",
+        "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1",
+        "frobnicate",
+        "setoption name Hash value lots",
+        "setoption name NoSuchOption value 1",
+        "position startpos moves e2e4 switch",
+        "go depth x",
+    ] {
+        engine.send(bad);
+        let lines = engine.ready();
+        assert!(
+            lines
+                .iter()
+                .any(|line| line.starts_with("info string error:")),
+            "no error for '{bad}': {lines:#?}"
+        );
+        if bad.starts_with("go") {
+            engine.send("stop");
+            engine.bestmove();
+        }
+    }
+    engine.quit();
+}
+
+#[test]
+fn switch_tokens_are_checked() {
+    let mut engine = Engine::start();
+    engine.send("setoption name UCI_Variant value sscc");
+    // 1.c3 e5 2.d3 forms a chain (spec section 2): the switch is accepted.
+    engine.send("position startpos moves c2c3 e7e5 d2d3 switch g8f6");
+    let lines = engine.ready();
+    assert!(
+        !lines.iter().any(|line| line.contains("error")),
+        "{lines:#?}"
+    );
+    // e2e4 forms none: the switch is refused and the position keeps e2e4.
+    engine.send("position startpos moves e2e4 switch e7e5");
+    let lines = engine.ready();
+    assert!(
+        lines
+            .iter()
+            .any(|line| line.starts_with("info string error:") && line.contains("chain")),
+        "{lines:#?}"
+    );
+    engine.send("d");
+    let lines = engine.until("Checkers");
+    assert!(
+        lines
+            .iter()
+            .any(|line| line.starts_with("Fen: rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b"))
+    );
+    engine.quit();
+}
+
+#[test]
+fn sscc_switches_into_a_mate() {
+    // White to move: d2d3 closes b2-c3-d3-e2-d1-c1 around c2 and d2, and after
+    // a switch the same player, now Black, mates with Qh4.
+    let fen = "rnbqkbnr/pppp1ppp/8/4p3/6P1/2P2P2/PP1PP2P/RNBQKBNR w KQkq - 0 3";
+    let position = position_of(fen);
+    let mut engine = Engine::start();
+    engine.send("setoption name UCI_Variant value sscc");
+    engine.send(&format!("position fen {fen}"));
+    engine.send("go depth 4");
+    let (line, lines) = engine.bestmove();
+    assert!(line.ends_with(" switch"), "{line}");
+    assert_legal(&position, &line);
+    assert!(
+        lines.iter().any(|line| line.contains("score mate 1")),
+        "{lines:#?}"
+    );
+    // In chess mode the same position never switches.
+    engine.send("setoption name UCI_Variant value chess");
+    engine.send(&format!("position fen {fen}"));
+    engine.send("go depth 4");
+    let (line, _) = engine.bestmove();
+    assert!(!line.contains("switch"), "{line}");
+    engine.quit();
+}
+
+#[test]
+fn malformed_script_never_crashes() {
+    let mut engine = Engine::start();
+    let mut script: Vec<String> = vec![
+        "go depth 2".into(),
+        "stop".into(),
+        "ponderhit".into(),
+        "".into(),
+        "   ".into(),
+        "position".into(),
+        "position fen".into(),
+        "position moves e2e4".into(),
+        "position startpos moves".into(),
+        "position startpos moves zzzz".into(),
+        "position startpos moves e2e4 e2e4".into(),
+        "position startpos moves e7e5".into(),
+        "position startpos moves e2e4 switch switch".into(),
+        "position fen 8/8/8/8/8/8/8/8 w - - 0 1".into(),
+        "position fen k7/8/8/8/8/8/8/K7 w - - 0 1 moves a1a2".into(),
+        "position fen 4k3/8/8/8/8/8/8/4K2R w KQkq - 0 1".into(),
+        "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 99999999999999999999 1"
+            .into(),
+        "go depth 99999999999999999999999".into(),
+        "stop".into(),
+        "go nodes -5".into(),
+        "go wtime -100 btime -100".into(),
+        "go movetime 0".into(),
+        "go mate 0".into(),
+        "go perft 0".into(),
+        "go perft 2".into(),
+        "go perft x".into(),
+        "go searchmoves".into(),
+        "stop".into(),
+        "setoption".into(),
+        "setoption name".into(),
+        "setoption name Hash".into(),
+        "setoption name Hash value 0".into(),
+        "setoption name Hash value 99999999999999999999".into(),
+        "setoption name Threads value -1".into(),
+        "setoption name MinEnclosed value 17".into(),
+        "setoption name SwitchRule value sometimes".into(),
+        "setoption name UCI_Variant value shogi".into(),
+        "debug maybe".into(),
+        "quit now please".into(),
+    ];
+    for index in 0..300 {
+        let garbage: String = (0..(index % 40))
+            .map(|i| char::from(b' ' + ((index * 31 + i * 17) % 95) as u8))
+            .collect();
+        script.push(garbage);
+        script.push(format!(
+            "position startpos moves e2e4 {}",
+            &script[script.len() - 1]
+        ));
+    }
+    let position = Position::startpos();
+    for line in &script {
+        if line.starts_with("quit") {
+            continue;
+        }
+        engine.send(line);
+        if line.starts_with("go") && !line.contains("perft") {
+            engine.send("stop");
+            let (best, _) = engine.bestmove();
+            assert!(best.starts_with("bestmove "), "{best}");
+        }
+    }
+    engine.ready();
+    engine.send("position startpos");
+    engine.send("go depth 3");
+    assert_legal(&position, &engine.bestmove().0);
+    engine.quit();
+}
