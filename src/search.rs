@@ -120,6 +120,17 @@ fn score_to_tt(score: i32, ply: usize) -> i32 {
     }
 }
 
+/// The stored score when its bound settles the window `alpha..beta`.
+fn tt_cutoff(entry: &Entry, ply: usize, alpha: i32, beta: i32) -> Option<i32> {
+    let score = score_from_tt(entry.score, ply);
+    let settles = match entry.bound {
+        Bound::Exact => true,
+        Bound::Lower => score >= beta,
+        Bound::Upper => score <= alpha,
+    };
+    settles.then_some(score)
+}
+
 fn score_from_tt(score: i32, ply: usize) -> i32 {
     if score >= MATE_BOUND {
         score - ply as i32
@@ -401,16 +412,9 @@ impl<'a> Worker<'a> {
         if let Some(entry) = entry
             && !pv_node
             && entry.depth >= depth
+            && let Some(score) = tt_cutoff(&entry, ply, alpha, beta)
         {
-            let score = score_from_tt(entry.score, ply);
-            let fits = match entry.bound {
-                Bound::Exact => true,
-                Bound::Lower => score >= beta,
-                Bound::Upper => score <= alpha,
-            };
-            if fits {
-                return score;
-            }
+            return score;
         }
         let static_eval = if in_check {
             -INFINITE
@@ -625,16 +629,10 @@ impl<'a> Worker<'a> {
             return 0;
         }
         let key = position.key() ^ run_key(run);
-        if let Some(entry) = self.shared.tt.probe(key) {
-            let score = score_from_tt(entry.score, ply);
-            let fits = match entry.bound {
-                Bound::Exact => true,
-                Bound::Lower => score >= beta,
-                Bound::Upper => score <= alpha,
-            };
-            if fits {
-                return score;
-            }
+        if let Some(entry) = self.shared.tt.probe(key)
+            && let Some(score) = tt_cutoff(&entry, ply, alpha, beta)
+        {
+            return score;
         }
         let in_check = position.in_check();
         let mut best = -INFINITE;
