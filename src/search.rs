@@ -153,37 +153,6 @@ pub fn run_key(run: SwitchRun) -> u64 {
     hasher.finish() | 1
 }
 
-/// Whether moves form chains, remembered by occupancy: iterative deepening
-/// and transpositions ask about the same boards again and again, and the
-/// chain test costs far more than a node.
-struct ChainCache {
-    entries: Vec<(u64, u64, bool)>,
-}
-
-const CHAIN_CACHE_BITS: u32 = 16;
-
-impl ChainCache {
-    fn new() -> ChainCache {
-        ChainCache {
-            entries: vec![(0, 0, false); 1 << CHAIN_CACHE_BITS],
-        }
-    }
-
-    fn forms_chain(&mut self, position: &Position, mv: Move, rules: &Rules) -> bool {
-        let occupied = position.occupied_after(mv).0;
-        let landing = position.landing_squares(mv).0;
-        let index = ((occupied ^ landing.rotate_left(29)).wrapping_mul(0x9e37_79b9_7f4a_7c15)
-            >> (64 - CHAIN_CACHE_BITS)) as usize;
-        let entry = &mut self.entries[index];
-        if entry.0 == occupied && entry.1 == landing {
-            return entry.2;
-        }
-        let forms = forms_chain(position, mv, rules);
-        *entry = (occupied, landing, forms);
-        forms
-    }
-}
-
 /// The position with the other side to move, for null-move pruning; `None`
 /// when that is not a legal position.
 fn null_move(position: &Position) -> Option<Position> {
@@ -239,7 +208,6 @@ struct Worker<'a> {
     seldepth: usize,
     root_moves: Vec<RootMove>,
     stopped: bool,
-    chains: ChainCache,
 }
 
 const NODES_PER_CHECK: u64 = 256;
@@ -258,7 +226,6 @@ impl<'a> Worker<'a> {
             seldepth: 0,
             root_moves: Vec::new(),
             stopped: false,
-            chains: ChainCache::new(),
         }
     }
 
@@ -493,7 +460,7 @@ impl<'a> Worker<'a> {
                 continue;
             }
             let chain = match rules {
-                Some(rules) if switch_allowed => self.chains.forms_chain(position, mv, &rules),
+                Some(rules) if switch_allowed => forms_chain(position, mv, &rules),
                 _ => false,
             };
             let quiet = !scored.tactical && !chain;

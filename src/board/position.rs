@@ -155,24 +155,25 @@ impl Position {
         }
     }
 
-    /// The occupied squares after `mv`, without playing it.
+    /// The squares `mv` empties: its origin, the rook's for castling, the
+    /// captured pawn's for en passant.
     #[inline]
-    pub fn occupied_after(&self, mv: Move) -> Bitboard {
-        let (from, to) = (mv.from(), mv.to());
-        let occupied = self.occupied();
+    pub fn vacated_squares(&self, mv: Move) -> Bitboard {
+        let from = mv.from().bitboard();
         match mv.kind() {
             MoveKind::Castle => {
                 let castling = Castling::of(self.side_to_move, Wing::of_castling(mv));
-                (occupied - castling.king_from.bitboard() - castling.rook_from.bitboard())
-                    | castling.king_to.bitboard()
-                    | castling.rook_to.bitboard()
+                castling.king_from.bitboard() | castling.rook_from.bitboard()
             }
-            MoveKind::EnPassant => {
-                (occupied - from.bitboard() - Square::new(to.file(), from.rank()).bitboard())
-                    | to.bitboard()
-            }
-            _ => (occupied - from.bitboard()) | to.bitboard(),
+            MoveKind::EnPassant => from | Square::new(mv.to().file(), mv.from().rank()).bitboard(),
+            _ => from,
         }
+    }
+
+    /// The occupied squares after `mv`, without playing it.
+    #[inline]
+    pub fn occupied_after(&self, mv: Move) -> Bitboard {
+        (self.occupied() - self.vacated_squares(mv)) | self.landing_squares(mv)
     }
 
     /// The position after `mv`, which must be legal here.

@@ -76,9 +76,9 @@ fn blocks_through(occupied: Bitboard, piece: Square) -> impl Iterator<Item = Bit
     let mut discovered = [UNSEEN; 64];
     let mut low = [0u8; 64];
     let mut counter = 0u8;
-    let mut visited_path: Vec<Square> = Vec::with_capacity(64);
+    let mut visited_path = arrayvec::ArrayVec::<Square, 64>::new();
     // Each frame: the square and the neighbours it has yet to try.
-    let mut frames: Vec<(Square, Bitboard)> = Vec::with_capacity(64);
+    let mut frames = arrayvec::ArrayVec::<(Square, Bitboard), 64>::new();
     let mut blocks = arrayvec::ArrayVec::<Bitboard, 8>::new();
 
     discovered[piece.index()] = 0;

@@ -19,11 +19,14 @@ mod blocks;
 mod enclosure;
 mod faces;
 mod grid;
+mod memo;
 pub mod paper;
 mod rejection;
+mod screen;
 mod smallest;
 
 pub use grid::{Cell, Grid, GridError, MAX_SIDE};
+pub use screen::MoveScreen;
 
 use crate::board::{Bitboard, Square};
 use enclosure::Enclosures;
@@ -55,15 +58,17 @@ pub struct Chain {
 /// ```
 pub fn forms_chain(occupied: Bitboard, landing: Bitboard, min_enclosed: u32) -> bool {
     rejection::may_enclose(occupied, min_enclosed)
-        && (landing & occupied).into_iter().any(|piece| {
-            let verdict = blocks::chains_through(occupied, piece, min_enclosed);
-            verdict.largest_on_border > 0
-                || (verdict.undecided
-                    && grid_forms_chain(
-                        &Grid::from_bitboard(occupied),
-                        &[Cell::from(piece)],
-                        min_enclosed,
-                    ))
+        && memo::remembered(occupied, landing, min_enclosed, || {
+            (landing & occupied).into_iter().any(|piece| {
+                let verdict = blocks::chains_through(occupied, piece, min_enclosed);
+                verdict.largest_on_border > 0
+                    || (verdict.undecided
+                        && grid_forms_chain(
+                            &Grid::from_bitboard(occupied),
+                            &[Cell::from(piece)],
+                            min_enclosed,
+                        ))
+            })
         })
 }
 

@@ -37,7 +37,7 @@ pub(super) fn escaping_squares(walls: Bitboard) -> Bitboard {
 }
 
 /// The squares next to `set`, orthogonally or diagonally, and `set` itself.
-fn king_grow(set: Bitboard) -> Bitboard {
+pub(super) fn king_grow(set: Bitboard) -> Bitboard {
     let wide = set | set.left() | set.right();
     wide | wide.up() | wide.down()
 }

@@ -8,5 +8,5 @@ mod state;
 
 pub use outcome::{Outcome, Player, Termination};
 pub use rules::{Rules, SwitchRule};
-pub use run::{SwitchRun, forms_chain};
+pub use run::{ChainTest, SwitchRun, forms_chain};
 pub use state::{GameError, GameState, Ply};

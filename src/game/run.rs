@@ -2,7 +2,7 @@
 
 use super::{Rules, SwitchRule};
 use crate::board::{Bitboard, Move, Position};
-use crate::chain;
+use crate::chain::{self, MoveScreen};
 
 /// `k` and `L` of spec section 4, small enough to copy with every node of a search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Hash)]
@@ -80,6 +80,31 @@ impl SwitchRun {
             switches: self.switches + 1,
             limit,
         }
+    }
+}
+
+/// The chain test for the moves of one position: cheaper per move than
+/// [`forms_chain`] once a position has more than a few moves to test.
+pub struct ChainTest<'a> {
+    position: &'a Position,
+    screen: MoveScreen,
+}
+
+impl<'a> ChainTest<'a> {
+    pub fn new(position: &'a Position, rules: &Rules) -> ChainTest<'a> {
+        ChainTest {
+            position,
+            screen: MoveScreen::new(position.occupied(), rules.min_enclosed),
+        }
+    }
+
+    /// Whether `mv` forms a chain.
+    #[inline]
+    pub fn forms_chain(&self, mv: Move) -> bool {
+        self.screen.forms_chain(
+            self.position.vacated_squares(mv),
+            self.position.landing_squares(mv),
+        )
     }
 }
 

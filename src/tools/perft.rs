@@ -7,7 +7,7 @@ use rayon::prelude::*;
 
 use super::epd::parse_suite;
 use crate::board::{Move, Position};
-use crate::game::{Rules, SwitchRule, SwitchRun, forms_chain};
+use crate::game::{ChainTest, Rules, SwitchRule, SwitchRun, forms_chain};
 
 /// Deeper than any perft anyone waits for; keeps depths sane on the command line.
 pub const MAX_DEPTH: u32 = 15;
@@ -51,10 +51,11 @@ pub fn sscc_perft(position: &Position, mut run: SwitchRun, depth: u32, rules: &R
     if depth == 1 && !may_switch {
         return position.count_legal_moves() as u64;
     }
+    let chains = may_switch.then(|| ChainTest::new(position, rules));
     let mut nodes = 0;
     position.generate_moves(|piece_moves| {
         for mv in piece_moves {
-            let switch = may_switch && forms_chain(position, mv, rules);
+            let switch = chains.as_ref().is_some_and(|chains| chains.forms_chain(mv));
             if depth == 1 {
                 nodes += 1 + switch as u64;
                 continue;
