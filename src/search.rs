@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 
 use arrayvec::ArrayVec;
 
-use crate::board::{Color, Move, Piece, Position};
+use crate::board::{Move, Piece, Position};
 use crate::eval::{PIECE_VALUE, evaluate};
 use crate::game::{Rules, SwitchRun, forms_chain};
 use crate::movepick::{Action, History, MovePicker, OrderingHints};
@@ -151,22 +151,6 @@ pub fn run_key(run: SwitchRun) -> u64 {
     let mut hasher = std::hash::DefaultHasher::new();
     run.hash(&mut hasher);
     hasher.finish() | 1
-}
-
-/// The position with the other side to move, for null-move pruning; `None`
-/// when that is not a legal position.
-fn null_move(position: &Position) -> Option<Position> {
-    let fen = position.to_fen();
-    let mut fields: Vec<&str> = fen.split_whitespace().collect();
-    if fields.len() < 4 {
-        return None;
-    }
-    fields[1] = match position.side_to_move() {
-        Color::White => "b",
-        Color::Black => "w",
-    };
-    fields[3] = "-";
-    Position::from_fen(&fields.join(" ")).ok()
 }
 
 struct RootMove {
@@ -406,7 +390,7 @@ impl<'a> Worker<'a> {
             && static_eval >= beta
             && (rules.is_none() || run.switches() == 0)
             && Self::has_pieces(position)
-            && let Some(child) = null_move(position)
+            && let Some(child) = position.null_move()
         {
             let reduction = 3 + depth / 4;
             self.keys.push(position.key());

@@ -15,7 +15,8 @@ use std::time::{Duration, Instant};
 
 use vampirc_uci::{Serializable, UciInfoAttribute, UciMessage, UciOptionConfig};
 
-use crate::board::{Color, Move, Position};
+use crate::board::{Bitboard, Color, Move, Position};
+use crate::chain;
 use crate::eval;
 use crate::game::{GameError, Rules, SwitchRule, SwitchRun, forms_chain};
 use crate::movepick::{Action, describe_action};
@@ -118,8 +119,8 @@ struct Game {
     run: SwitchRun,
     /// Keys of the positions before the current one, oldest first.
     history: Vec<u64>,
-    /// The last move, and whether it formed a chain (SSCC).
-    last: Option<(Move, bool)>,
+    /// The last move, the squares it landed on, and whether it formed a chain (SSCC).
+    last: Option<(Move, Bitboard, bool)>,
 }
 
 impl Game {
@@ -479,9 +480,10 @@ impl Engine {
                 }
             };
             game.history.push(game.position.key());
+            let landing = game.position.landing_squares(mv);
             game.position.play(mv);
             game.run = run;
-            game.last = Some((mv, formed_chain));
+            game.last = Some((mv, landing, formed_chain));
             if let Some(problem) = switch_error {
                 error(&format!(
                     "move {} 'switch' after {mv}: {problem}",
@@ -633,7 +635,13 @@ impl Engine {
             Some(rules) => perft::Tree::Sscc(rules),
             None => perft::Tree::Chess { bulk: true },
         };
-        match perft::divide(&tree, &self.game.position, depth, self.options.threads) {
+        match perft::divide(
+            &tree,
+            &self.game.position,
+            self.game.run,
+            depth,
+            self.options.threads,
+        ) {
             Ok(counts) => {
                 for count in &counts {
                     let switch = if count.switched { " switch" } else { "" };
@@ -686,19 +694,33 @@ impl Engine {
                 run.switches(),
                 if run.allows_switch() { "allowed after a chain" } else { "not allowed" },
             ));
-            if let Some((mv, formed_chain)) = self.game.last {
-                text.push_str(&format!(
-                    "\nLast move: {mv}, {}",
-                    if formed_chain {
-                        "formed a chain"
-                    } else {
-                        "formed no chain"
-                    }
-                ));
+            if let Some((mv, landing, formed_chain)) = self.game.last {
+                let chain = formed_chain
+                    .then(|| chain::analyse_board(position.occupied(), landing, rules.min_enclosed))
+                    .flatten();
+                let verdict = match chain {
+                    Some(chain) => format!(
+                        "formed a chain of size {}; smallest: {} around {}",
+                        chain.size,
+                        squares(&chain.smallest),
+                        squares(&chain.enclosed)
+                    ),
+                    None => "formed no chain".to_string(),
+                };
+                text.push_str(&format!("\nLast move: {mv}, {verdict}"));
             }
         }
         send(&text);
     }
+}
+
+/// Chess names of chain cells, space separated.
+fn squares(cells: &[chain::Cell]) -> String {
+    let names: Vec<String> = cells
+        .iter()
+        .map(|&cell| chain::square_of(cell).to_string())
+        .collect();
+    names.join(" ")
 }
 
 /// The `info` line of one report.

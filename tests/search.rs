@@ -1,15 +1,26 @@
 //! The search through the library: mates in chess and wins that need a switch in SSCC.
 
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use catena::board::Position;
 use catena::game::{Rules, SwitchRun};
 use catena::movepick::describe_action;
 use catena::search::{self, Control, Limits, MATE, Root, SearchResult, Variant};
+use catena::time::Budget;
 use catena::transposition::TranspositionTable;
 
 fn search(fen: &str, variant: Variant, depth: i32) -> SearchResult {
+    let limits = Limits {
+        depth: Some(depth),
+        multipv: 1,
+        threads: 1,
+        ..Limits::default()
+    };
+    search_with(fen, variant, &limits)
+}
+
+fn search_with(fen: &str, variant: Variant, limits: &Limits) -> SearchResult {
     catena::board::attacks::init();
     let root = Root {
         position: Position::from_fen(fen).unwrap(),
@@ -17,16 +28,10 @@ fn search(fen: &str, variant: Variant, depth: i32) -> SearchResult {
         history: Vec::new(),
         variant,
     };
-    let limits = Limits {
-        depth: Some(depth),
-        multipv: 1,
-        threads: 1,
-        ..Limits::default()
-    };
     let tt = Arc::new(TranspositionTable::new(8));
     search::search(
         &root,
-        &limits,
+        limits,
         &tt,
         &Control::default(),
         Instant::now(),
@@ -71,4 +76,63 @@ fn a_run_changes_the_transposition_key() {
     let run = SwitchRun::default().after_switch(&position, mv, &Rules::default());
     assert_eq!(search::run_key(SwitchRun::default()), 0);
     assert_ne!(search::run_key(run), 0);
+}
+
+/// The lines of a suite in tests/data: the FEN and the words after `; <opcode>`.
+fn suite(file: &str, opcode: &str) -> Vec<(String, Vec<String>)> {
+    let path = format!("{}/tests/data/{file}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap();
+    let entries: Vec<_> = text
+        .lines()
+        .filter(|line| !line.starts_with('#') && !line.trim().is_empty())
+        .map(|line| {
+            let (fen, operation) = line.split_once(';').unwrap();
+            let mut words = operation.split_whitespace();
+            assert_eq!(words.next(), Some(opcode), "{line}");
+            (fen.trim().to_string(), words.map(String::from).collect())
+        })
+        .collect();
+    assert!(!entries.is_empty(), "{path} is empty");
+    entries
+}
+
+/// Stockfish's mates in 2 and 3 (tests/data/make_search_suites.py): found,
+/// and as short, within depth 8.
+#[test]
+fn finds_every_mate_of_the_suite_within_depth_8() {
+    let mates = suite("mates.epd", "dm");
+    assert!(mates.len() >= 50);
+    for (fen, words) in mates {
+        let moves: i32 = words[0].parse().unwrap();
+        let result = search(&fen, Variant::Chess, 8);
+        assert_eq!(result.score, MATE - (2 * moves - 1), "{fen}: {result:?}");
+    }
+}
+
+/// Positions where only a chain and a switch win (no chess mate, by
+/// Stockfish): Catena switches into the mate within one second.
+#[test]
+fn finds_every_switch_win_within_a_second() {
+    let wins = suite("switch_wins.epd", "sm");
+    assert!(wins.len() >= 30);
+    let limits = Limits {
+        mate: Some(1),
+        budget: Some(Budget {
+            soft: Duration::from_secs(1),
+            hard: Duration::from_secs(1),
+        }),
+        multipv: 1,
+        threads: 1,
+        ..Limits::default()
+    };
+    for (fen, winning) in wins {
+        let result = search_with(&fen, Variant::Sscc(Rules::default()), &limits);
+        let best = result.best.unwrap();
+        assert!(
+            best.switch && winning.contains(&best.mv.to_string()),
+            "{fen}: played {}, wins are {winning:?}",
+            describe_action(best)
+        );
+        assert_eq!(result.score, MATE - 2, "{fen}: {result:?}");
+    }
 }

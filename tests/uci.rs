@@ -323,6 +323,44 @@ fn switch_tokens_are_checked() {
 }
 
 #[test]
+fn display_and_perft_follow_the_switch_run() {
+    let mut engine = Engine::start();
+    engine.send("setoption name UCI_Variant value sscc");
+    // 2.d3 closes b2-c3-d3-e2-d1-c1 around c2 d2: `d` names the chain.
+    engine.send("position startpos moves c2c3 e7e5 d2d3 switch");
+    engine.send("d");
+    let lines = engine.until("Last move");
+    assert_eq!(
+        lines.last().unwrap(),
+        "Last move: d2d3, formed a chain of size 2; smallest: d3 e2 d1 c1 b2 c3 around c2 d2"
+    );
+    // After ...Ba3 and a second switch the run of 2 is at its limit (the
+    // chain's size): none of White's six chain-closing moves may switch.
+    let fen = "rnbqk1nr/pppp1ppp/8/4p3/8/b1PP4/PP2PPPP/RNBQKBNR w KQkq - 1 3";
+    for (position, switches) in [
+        (
+            "startpos moves c2c3 e7e5 d2d3 switch f8a3 switch".to_string(),
+            0,
+        ),
+        (format!("fen {fen}"), 6),
+    ] {
+        engine.send(&format!("position {position}"));
+        engine.send("go perft 1");
+        let lines = engine.until("Nodes searched");
+        let switch_lines = lines
+            .iter()
+            .filter(|line| line.contains(" switch:"))
+            .count();
+        assert_eq!(switch_lines, switches, "{position}: {lines:#?}");
+        assert_eq!(
+            lines.last().unwrap(),
+            &format!("Nodes searched: {}", 27 + switches)
+        );
+    }
+    engine.quit();
+}
+
+#[test]
 fn sscc_switches_into_a_mate() {
     // White to move: d2d3 closes b2-c3-d3-e2-d1-c1 around c2 and d2, and after
     // a switch the same player, now Black, mates with Qh4.

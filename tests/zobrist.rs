@@ -15,6 +15,19 @@ impl Random {
     }
 }
 
+fn assert_null_move_is_the_fen_with_the_other_side_to_move(position: &Position) {
+    let Some(passed) = position.null_move() else {
+        assert!(position.in_check(), "{position}");
+        return;
+    };
+    let fen = position.to_fen();
+    let fields: Vec<&str> = fen.split_whitespace().collect();
+    let other_side = if fields[1] == "w" { "b" } else { "w" };
+    let flipped = [fields[0], other_side, fields[2], "-", fields[4], fields[5]].join(" ");
+    assert_eq!(passed, Position::from_fen(&flipped).unwrap(), "{position}");
+    assert_eq!(passed.key(), passed.key_from_scratch(), "{position}");
+}
+
 #[test]
 fn incremental_state_equals_state_from_scratch_in_random_games() {
     let mut random = Random(2026);
@@ -48,6 +61,7 @@ fn incremental_state_equals_state_from_scratch_in_random_games() {
             // Rebuilding from the FEN recomputes the key, checkers and pins from nothing.
             let rebuilt = Position::from_fen(&position.to_fen()).unwrap();
             assert_eq!(rebuilt, position, "{position}");
+            assert_null_move_is_the_fen_with_the_other_side_to_move(&position);
             moves_checked += 1;
         }
     }

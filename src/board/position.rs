@@ -255,6 +255,23 @@ impl Position {
         self.update_checkers_and_pins();
     }
 
+    /// The position with the other side to move and no en passant square:
+    /// null-move pruning's pass. `None` when the side to move is in check,
+    /// as passing would leave its king to be taken.
+    pub fn null_move(&self) -> Option<Position> {
+        if self.in_check() {
+            return None;
+        }
+        let mut child = self.clone();
+        if let Some(square) = child.en_passant.take() {
+            child.key ^= en_passant_key(square);
+        }
+        child.side_to_move = !child.side_to_move;
+        child.key ^= black_to_move_key();
+        child.update_checkers_and_pins();
+        Some(child)
+    }
+
     #[inline]
     fn piece_on_colored(&self, square: Square, color: Color) -> Option<Piece> {
         if self.colored(color).contains(square) {

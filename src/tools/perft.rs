@@ -96,18 +96,21 @@ impl Tree {
     }
 
     /// The children of the root: one per move, and for SSCC a second, marked
-    /// as a switch, per move that forms a chain.
-    fn root_children(&self, position: &Position) -> Vec<(Move, Option<SwitchRun>)> {
+    /// as a switch, per move that forms a chain while `run` allows a switch.
+    fn root_children(
+        &self,
+        position: &Position,
+        mut run: SwitchRun,
+    ) -> Vec<(Move, Option<SwitchRun>)> {
+        let may_switch = run.allows_switch();
         let mut children = Vec::new();
         for mv in position.legal_moves() {
             children.push((mv, None));
             if let Tree::Sscc(rules) = self
+                && may_switch
                 && forms_chain(position, mv, rules)
             {
-                children.push((
-                    mv,
-                    Some(SwitchRun::default().after_switch(position, mv, rules)),
-                ));
+                children.push((mv, Some(run.after_switch(position, mv, rules))));
             }
         }
         children
@@ -121,14 +124,16 @@ pub struct RootCount {
     pub nodes: u64,
 }
 
-/// The count below each root child, in move-generation order, over `threads` threads.
+/// The count below each root child, in move-generation order, over `threads`
+/// threads; `run` is the switch run in progress at the root (SSCC).
 pub fn divide(
     tree: &Tree,
     position: &Position,
+    run: SwitchRun,
     depth: u32,
     threads: usize,
 ) -> Result<Vec<RootCount>, String> {
-    let children = tree.root_children(position);
+    let children = tree.root_children(position, run);
     let count = |&(mv, switch_run): &(Move, Option<SwitchRun>)| {
         let child = position.after(mv);
         let nodes = match (tree, switch_run) {
@@ -227,6 +232,7 @@ pub fn run(args: &PerftArgs) -> Result<bool, String> {
             let counts = divide(
                 &args.tree(args.rules()?),
                 &position,
+                SwitchRun::default(),
                 depth,
                 args.threads.into(),
             )?;
@@ -288,10 +294,16 @@ fn run_suite(file: &PathBuf, args: &PerftArgs) -> Result<bool, String> {
             let expected: u64 = operand
                 .parse()
                 .map_err(|_| at_line(format!("count '{operand}' for {opcode} is not a number")))?;
-            let counted: u64 = divide(&tree, &position, depth, args.threads.into())?
-                .iter()
-                .map(|count| count.nodes)
-                .sum();
+            let counted: u64 = divide(
+                &tree,
+                &position,
+                SwitchRun::default(),
+                depth,
+                args.threads.into(),
+            )?
+            .iter()
+            .map(|count| count.nodes)
+            .sum();
             total_nodes += counted;
             checked += 1;
             if counted == expected {
