@@ -26,6 +26,12 @@ enum Command {
         /// Search depth.
         #[arg(default_value_t = bench::DEFAULT_DEPTH, value_parser = clap::value_parser!(i32).range(1..=100))]
         depth: i32,
+        /// Search threads (Lazy SMP); the node count is deterministic with one.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+        threads: u16,
+        /// Transposition table size in MB.
+        #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=65536))]
+        hash: u32,
     },
 }
 
@@ -60,8 +66,14 @@ fn main() -> ExitCode {
         }
         Some(Command::Perft(args)) => perft::run(args),
         Some(Command::Chain(args)) => chain::run(args),
-        Some(Command::Bench { depth }) => {
-            bench::run(*depth, 16, 1, &mut |line| println!("{line}"));
+        Some(Command::Bench {
+            depth,
+            threads,
+            hash,
+        }) => {
+            bench::run(*depth, *hash as usize, (*threads).into(), &mut |line| {
+                println!("{line}")
+            });
             Ok(true)
         }
     };
