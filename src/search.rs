@@ -17,7 +17,7 @@ use arrayvec::ArrayVec;
 
 use crate::board::{Move, Piece, Position};
 use crate::eval::{PIECE_VALUE, evaluate};
-use crate::game::{Rules, SwitchRun, forms_chain};
+use crate::game::{ChainTest, Rules, SwitchRun, forms_chain};
 use crate::movepick::{Action, History, MovePicker, OrderingHints};
 use crate::time::Budget;
 use crate::transposition::{Bound, Entry, TranspositionTable};
@@ -195,6 +195,9 @@ struct Worker<'a> {
 }
 
 const NODES_PER_CHECK: u64 = 256;
+/// A player this far ahead at the horizon keeps its army without looking at
+/// switches: the other army is worth about the negation.
+const AHEAD_ENOUGH_TO_STAY: i32 = 150;
 
 impl<'a> Worker<'a> {
     fn new(id: usize, shared: &'a Shared<'a>, root: &Root) -> Worker<'a> {
@@ -600,7 +603,7 @@ impl<'a> Worker<'a> {
             }
             picker
         } else {
-            let stand_pat = evaluate(position);
+            let stand_pat = self.stand_pat(position, run);
             if stand_pat >= beta {
                 return stand_pat;
             }
@@ -635,6 +638,33 @@ impl<'a> Worker<'a> {
                 }
             }
         }
+        best
+    }
+
+    /// The static value of `position` to the player to move. In SSCC a
+    /// player who can close a chain and switch may take the other army
+    /// instead, so the position is worth about the better of the two sides:
+    /// at the horizon a chain can turn a lost position into a won one, which
+    /// captures alone never see.
+    fn stand_pat(&self, position: &Position, mut run: SwitchRun) -> i32 {
+        let own = evaluate(position);
+        let Some(rules) = self.rules() else {
+            return own;
+        };
+        if own >= AHEAD_ENOUGH_TO_STAY || !run.allows_switch() {
+            return own;
+        }
+        let chains = ChainTest::new(position, &rules);
+        let mut best = own;
+        position.generate_moves(|moves| {
+            for mv in moves {
+                if chains.forms_chain(mv) {
+                    // After the switch the same player moves the other army.
+                    best = best.max(evaluate(&position.after(mv)));
+                }
+            }
+            false
+        });
         best
     }
 
