@@ -68,6 +68,7 @@ pub struct MatchArgs {
     /// Append each finished game to this PGN file [default: print the games].
     #[arg(long, value_name = "FILE")]
     pgn: Option<PathBuf>,
+    /// SSCC, or chess (every switch refused, no SSCC tags).
     #[arg(long, value_enum, default_value = "sscc")]
     variant: VariantName,
     /// The SSCC switch rule (spec section 3).
