@@ -2,6 +2,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+use catena::arena::{self, MatchArgs};
 use catena::board::attacks;
 use catena::tools::bench;
 use catena::tools::chain::{self, ChainArgs};
@@ -21,6 +22,8 @@ enum Command {
     /// Count the leaves of the move tree (chess or SSCC).
     Perft(PerftArgs),
     Chain(ChainArgs),
+    /// Play a match between two engines (SSCC or chess), refereed by Catena.
+    Match(MatchArgs),
     /// Search the built-in positions to a fixed depth; the last line is `<nodes> nodes <nps> nps`.
     Bench {
         /// Search depth.
@@ -66,6 +69,7 @@ fn main() -> ExitCode {
         }
         Some(Command::Perft(args)) => perft::run(args),
         Some(Command::Chain(args)) => chain::run(args),
+        Some(Command::Match(args)) => arena::run(args),
         Some(Command::Bench {
             depth,
             threads,
