@@ -135,12 +135,23 @@ impl Engine {
             }
         }
         let offers = |name: &str| offered.iter().any(|option| option.name == name);
-        self.sscc = offered
+        // An entry that sets UCI_Variant itself keeps it: a switch-capable
+        // engine told to play chess takes part in SSCC games as a plain one.
+        let chosen_variant = self
+            .spec
+            .options
             .iter()
-            .any(|option| option.name == "UCI_Variant" && option.vars.iter().any(|v| v == "sscc"));
+            .find(|(name, _)| name == "UCI_Variant")
+            .map(|(_, value)| value.as_str());
+        self.sscc = chosen_variant.is_none_or(|value| value == "sscc")
+            && offered.iter().any(|option| {
+                option.name == "UCI_Variant" && option.vars.iter().any(|v| v == "sscc")
+            });
         let mut settings = self.spec.options.clone();
         if let (Variant::Sscc(rules), true) = (variant, self.sscc) {
-            settings.push(("UCI_Variant".to_string(), "sscc".to_string()));
+            if chosen_variant.is_none() {
+                settings.push(("UCI_Variant".to_string(), "sscc".to_string()));
+            }
             for (name, value) in [
                 ("SwitchRule", rules.switch_rule.to_string()),
                 ("MinEnclosed", rules.min_enclosed.to_string()),
