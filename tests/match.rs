@@ -104,6 +104,8 @@ struct Replayed {
     moves: Vec<String>,
     plies: usize,
     switches: usize,
+    /// Who made each switch, in order.
+    switchers: Vec<String>,
     /// The comment after the last move: how the game ended.
     comment: String,
     result: String,
@@ -208,6 +210,7 @@ fn replay(tags: HashMap<String, String>, movetext: &str) -> Replayed {
     let (mut run_switches, mut run_limit) = (0u32, 0u32);
     let mut moves = Vec::new();
     let mut switches = 0;
+    let mut switchers = Vec::new();
     let mut comment = String::new();
     let mut result = String::new();
     let tokens = tokens(movetext);
@@ -271,6 +274,10 @@ fn replay(tags: HashMap<String, String>, movetext: &str) -> Replayed {
             }
             run_switches += 1;
             switches += 1;
+            switchers.push(match position.side_to_move() {
+                Color::White => white.clone(),
+                Color::Black => black.clone(),
+            });
             std::mem::swap(&mut white, &mut black);
         } else {
             run_switches = 0;
@@ -284,6 +291,7 @@ fn replay(tags: HashMap<String, String>, movetext: &str) -> Replayed {
         plies: moves.len(),
         moves,
         switches,
+        switchers,
         comment,
         result,
         white_at_end: white,
@@ -438,6 +446,37 @@ fn catena_configurations_play_sscc_with_switches_that_replay_correctly() {
         assert_eq!(pair[0].tag("White"), pair[1].tag("Black"));
         assert_eq!(pair[0].moves[..2], pair[1].moves[..2]);
     }
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+/// An entry that sets `UCI_Variant chess` keeps it: that engine never
+/// switches in an SSCC match, while its opponent does.
+#[test]
+fn an_engine_told_to_play_chess_never_switches() {
+    let dir = scratch_dir("chess-entry");
+    let engines = dir.join("engines.json");
+    std::fs::write(
+        &engines,
+        format!(
+            r#"[{{"name": "sscc", "command": {catena:?}, "workingDirectory": ".", "protocol": "uci", "depth": 2}},
+                {{"name": "chess", "command": {catena:?}, "workingDirectory": ".", "protocol": "uci", "depth": 2,
+                  "options": [{{"name": "UCI_Variant", "value": "chess"}}]}}]"#,
+            catena = catena_command()
+        ),
+    )
+    .unwrap();
+    let (output, pgn) = play_to_pgn(
+        &dir,
+        &engines,
+        &["--games", "4", "--tc", "10+0.1", "--max-moves", "60"],
+    );
+    let games = check_match(&output, &pgn, ["sscc", "chess"], 4);
+    let switchers: Vec<&String> = games.iter().flat_map(|game| &game.switchers).collect();
+    assert!(!switchers.is_empty(), "nobody switched");
+    assert!(
+        switchers.iter().all(|name| *name == "sscc"),
+        "{switchers:?}"
+    );
     std::fs::remove_dir_all(dir).unwrap();
 }
 
