@@ -3,6 +3,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 use catena::board::attacks;
+use catena::play::{self, PlayArgs};
 use catena::tools::bench;
 use catena::tools::chain::{self, ChainArgs};
 use catena::tools::perft::{self, PerftArgs};
@@ -21,6 +22,7 @@ enum Command {
     /// Count the leaves of the move tree (chess or SSCC).
     Perft(PerftArgs),
     Chain(ChainArgs),
+    Play(PlayArgs),
     /// Search the built-in positions to a fixed depth; the last line is `<nodes> nodes <nps> nps`.
     Bench {
         /// Search depth.
@@ -60,6 +62,7 @@ fn main() -> ExitCode {
         }
         Some(Command::Perft(args)) => perft::run(args),
         Some(Command::Chain(args)) => chain::run(args),
+        Some(Command::Play(args)) => play::run(args),
         Some(Command::Bench { depth }) => {
             bench::run(*depth, 16, 1, &mut |line| println!("{line}"));
             Ok(true)
