@@ -1,5 +1,6 @@
 //! Catena: an engine for Switch-Side Chain-Chess.
 
+pub mod arena;
 pub mod board;
 pub mod chain;
 pub mod eval;

@@ -2,6 +2,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+use catena::arena::{self, MatchArgs};
 use catena::board::attacks;
 use catena::play::{self, PlayArgs};
 use catena::tools::bench;
@@ -22,6 +23,8 @@ enum Command {
     /// Count the leaves of the move tree (chess or SSCC).
     Perft(PerftArgs),
     Chain(ChainArgs),
+    /// Play a match between two engines (SSCC or chess), refereed by Catena.
+    Match(MatchArgs),
     Play(PlayArgs),
     /// Search the built-in positions to a fixed depth; the last line is `<nodes> nodes <nps> nps`.
     Bench {
@@ -62,6 +65,7 @@ fn main() -> ExitCode {
         }
         Some(Command::Perft(args)) => perft::run(args),
         Some(Command::Chain(args)) => chain::run(args),
+        Some(Command::Match(args)) => arena::run(args),
         Some(Command::Play(args)) => play::run(args),
         Some(Command::Bench { depth }) => {
             bench::run(*depth, 16, 1, &mut |line| println!("{line}"));

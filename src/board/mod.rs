@@ -10,6 +10,7 @@ mod movegen;
 mod moves;
 mod piece;
 mod position;
+pub mod san;
 mod slider_geometry;
 mod square;
 mod zobrist;

@@ -2,6 +2,7 @@
 //! sides, the limits on switch runs, game end and game records.
 
 mod outcome;
+pub mod pgn;
 mod rules;
 mod run;
 mod state;

@@ -1,0 +1,392 @@
+//! A UCI engine in a child process, spoken to with deadlines: whatever the
+//! engine does (exits, hangs, prints anything), every call returns in time.
+
+use std::fs::OpenOptions;
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use super::EngineSpec;
+use crate::search::Variant;
+
+/// How long an engine may take to answer `uci` and `isready`.
+pub const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long an engine gets to exit after `quit` before it is killed.
+const QUIT_GRACE: Duration = Duration::from_millis(300);
+
+/// Why an engine stopped answering as it should.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Fault {
+    /// No answer by the deadline; says what was awaited.
+    Timeout(String),
+    /// The engine is gone: how it ended (`exited with status 1`, `was killed by signal 11`).
+    Gone(String),
+}
+
+impl std::fmt::Display for Fault {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        match self {
+            Fault::Timeout(what) => write!(f, "no {what} in time"),
+            Fault::Gone(how) => f.write_str(how),
+        }
+    }
+}
+
+/// An engine's evaluation, from the point of view of the player to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Score {
+    Centipawns(i32),
+    /// Mate in this many moves; negative when being mated.
+    Mate(i32),
+}
+
+impl Score {
+    /// Centipawns, a mate counting as a huge advantage.
+    pub fn centipawns(self) -> i32 {
+        match self {
+            Score::Centipawns(cp) => cp,
+            Score::Mate(moves) if moves > 0 => 100_000 - moves,
+            Score::Mate(moves) => -100_000 - moves,
+        }
+    }
+}
+
+/// An engine's answer to `go`.
+#[derive(Clone, Debug)]
+pub struct Answer {
+    /// The words after `bestmove`.
+    pub bestmove: Vec<String>,
+    /// The last score the engine reported during the search.
+    pub score: Option<Score>,
+    pub elapsed: Duration,
+}
+
+/// A running UCI engine.
+pub struct Engine {
+    spec: EngineSpec,
+    child: Child,
+    input: ChildStdin,
+    lines: Receiver<String>,
+    /// Whether the engine offers `UCI_Variant` `sscc`, and so takes `switch` tokens.
+    sscc: bool,
+}
+
+impl Engine {
+    /// Starts the engine, shakes hands and sets its options: those of the spec,
+    /// and for an SSCC match on an engine that offers it, `UCI_Variant sscc`
+    /// with the rules (spec section 5).
+    pub fn start(spec: &EngineSpec, variant: Variant) -> Result<Engine, String> {
+        let stderr = match &spec.stderr_file {
+            Some(path) => OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .map(Stdio::from)
+                .map_err(|error| format!("cannot open {}: {error}", path.display()))?,
+            None => Stdio::null(),
+        };
+        let mut child = Command::new(&spec.program)
+            .args(&spec.args)
+            .current_dir(&spec.working_directory)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(stderr)
+            .spawn()
+            .map_err(|error| format!("cannot run {}: {error}", spec.program.display()))?;
+        let input = child.stdin.take().expect("stdin is piped");
+        let output = child.stdout.take().expect("stdout is piped");
+        let (sender, lines) = mpsc::channel();
+        let name = spec.name.clone();
+        thread::spawn(move || {
+            for line in BufReader::new(output).lines() {
+                let Ok(line) = line else { break };
+                log::debug!("{name} > {line}");
+                if sender.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut engine = Engine {
+            spec: spec.clone(),
+            child,
+            input,
+            lines,
+            sscc: false,
+        };
+        engine
+            .handshake(variant)
+            .map_err(|fault| fault.to_string())?;
+        Ok(engine)
+    }
+
+    fn handshake(&mut self, variant: Variant) -> Result<(), Fault> {
+        self.send("uci")?;
+        let deadline = Instant::now() + HANDSHAKE_TIMEOUT;
+        let mut offered = Vec::new();
+        loop {
+            let line = self.receive(deadline, "uciok")?;
+            if line.trim() == "uciok" {
+                break;
+            }
+            if let Some(option) = OfferedOption::read(&line) {
+                offered.push(option);
+            }
+        }
+        let offers = |name: &str| offered.iter().any(|option| option.name == name);
+        self.sscc = offered
+            .iter()
+            .any(|option| option.name == "UCI_Variant" && option.vars.iter().any(|v| v == "sscc"));
+        let mut settings = self.spec.options.clone();
+        if let (Variant::Sscc(rules), true) = (variant, self.sscc) {
+            settings.push(("UCI_Variant".to_string(), "sscc".to_string()));
+            for (name, value) in [
+                ("SwitchRule", rules.switch_rule.to_string()),
+                ("MinEnclosed", rules.min_enclosed.to_string()),
+            ] {
+                if offers(name) {
+                    settings.push((name.to_string(), value));
+                }
+            }
+        }
+        for (name, value) in settings {
+            self.send(&format!("setoption name {name} value {value}"))?;
+        }
+        for line in self.spec.init_strings.clone() {
+            self.send(&line)?;
+        }
+        self.synchronize()
+    }
+
+    pub fn name(&self) -> &str {
+        &self.spec.name
+    }
+
+    pub fn spec(&self) -> &EngineSpec {
+        &self.spec
+    }
+
+    /// Whether the engine plays SSCC: it gets `switch` tokens and may switch.
+    pub fn sscc(&self) -> bool {
+        self.sscc
+    }
+
+    fn send(&mut self, line: &str) -> Result<(), Fault> {
+        log::debug!("{} < {line}", self.spec.name);
+        match writeln!(self.input, "{line}").and_then(|()| self.input.flush()) {
+            Ok(()) => Ok(()),
+            Err(_) => Err(self.gone()),
+        }
+    }
+
+    /// The next line, by `deadline`.
+    fn receive(&mut self, deadline: Instant, awaited: &str) -> Result<String, Fault> {
+        let wait = deadline.saturating_duration_since(Instant::now());
+        match self.lines.recv_timeout(wait) {
+            Ok(line) => Ok(line),
+            Err(RecvTimeoutError::Timeout) => Err(Fault::Timeout(awaited.to_string())),
+            Err(RecvTimeoutError::Disconnected) => Err(self.gone()),
+        }
+    }
+
+    /// How the process ended, once its output has closed.
+    fn gone(&mut self) -> Fault {
+        // The output closes just before the process ends: give it a moment.
+        let deadline = Instant::now() + Duration::from_millis(500);
+        while Instant::now() < deadline {
+            match self.child.try_wait() {
+                Ok(Some(status)) => return Fault::Gone(describe_exit(status)),
+                Ok(None) => thread::sleep(Duration::from_millis(5)),
+                Err(_) => break,
+            }
+        }
+        Fault::Gone("closed its connection".to_string())
+    }
+
+    /// `isready`, and waits for `readyok`.
+    pub fn synchronize(&mut self) -> Result<(), Fault> {
+        self.send("isready")?;
+        let deadline = Instant::now() + HANDSHAKE_TIMEOUT;
+        while self.receive(deadline, "readyok")?.trim() != "readyok" {}
+        Ok(())
+    }
+
+    /// `ucinewgame`, then synchronizes.
+    pub fn new_game(&mut self) -> Result<(), Fault> {
+        self.send("ucinewgame")?;
+        self.synchronize()
+    }
+
+    /// Sends `position` and `go` and waits for `bestmove`, at most `allowed`
+    /// after the `go`.
+    pub fn think(&mut self, position: &str, go: &str, allowed: Duration) -> Result<Answer, Fault> {
+        self.send(position)?;
+        self.send(go)?;
+        let started = Instant::now();
+        let deadline = started + allowed;
+        let mut score = None;
+        loop {
+            let line = self.receive(deadline, "bestmove")?;
+            let mut words = line.split_whitespace();
+            match words.next() {
+                Some("bestmove") => {
+                    return Ok(Answer {
+                        bestmove: words.map(String::from).collect(),
+                        score,
+                        elapsed: started.elapsed(),
+                    });
+                }
+                Some("info") => score = read_score(&line).or(score),
+                _ => {}
+            }
+        }
+    }
+}
+
+/// An engine's seat at the board: started when first needed, and after a
+/// fault started afresh the next time it is needed.
+pub struct EngineSlot {
+    spec: EngineSpec,
+    variant: Variant,
+    engine: Option<Engine>,
+}
+
+impl EngineSlot {
+    pub fn new(spec: EngineSpec, variant: Variant) -> EngineSlot {
+        EngineSlot {
+            spec,
+            variant,
+            engine: None,
+        }
+    }
+
+    pub fn name(&self) -> &str {
+        &self.spec.name
+    }
+
+    /// The running engine, started now if it is not running.
+    pub fn engine(&mut self) -> Result<&mut Engine, String> {
+        if self.engine.is_none() {
+            self.engine = Some(Engine::start(&self.spec, self.variant)?);
+        }
+        Ok(self.engine.as_mut().expect("started above"))
+    }
+
+    /// Ends the engine after a fault: whatever state it is in, the next game
+    /// gets a fresh process.
+    pub fn discard(&mut self) {
+        if self.engine.take().is_some() {
+            log::info!("{}: restarting after a fault", self.spec.name);
+        }
+    }
+}
+
+impl Drop for Engine {
+    /// `quit`, and the process is killed if it does not end by itself.
+    fn drop(&mut self) {
+        let _ = writeln!(self.input, "quit").and_then(|()| self.input.flush());
+        let deadline = Instant::now() + QUIT_GRACE;
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            thread::sleep(Duration::from_millis(5));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn describe_exit(status: std::process::ExitStatus) -> String {
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::ExitStatusExt;
+        if let Some(signal) = status.signal() {
+            return format!("was killed by signal {signal}");
+        }
+    }
+    match status.code() {
+        Some(code) => format!("exited with status {code}"),
+        None => "exited".to_string(),
+    }
+}
+
+/// The score of an `info` line: `score cp 31` or `score mate -3`.
+fn read_score(line: &str) -> Option<Score> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let at = words.iter().position(|&word| word == "score")?;
+    let value: i32 = words.get(at + 2)?.parse().ok()?;
+    match *words.get(at + 1)? {
+        "cp" => Some(Score::Centipawns(value)),
+        "mate" => Some(Score::Mate(value)),
+        _ => None,
+    }
+}
+
+/// What an `option` line of the handshake offers: the name and any combo values.
+#[derive(Debug, PartialEq, Eq)]
+struct OfferedOption {
+    name: String,
+    vars: Vec<String>,
+}
+
+impl OfferedOption {
+    /// `option name <words…> type <type> … var <value> …`; names and values may hold spaces.
+    fn read(line: &str) -> Option<OfferedOption> {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        if words.first() != Some(&"option") || words.get(1) != Some(&"name") {
+            return None;
+        }
+        let keywords = ["type", "default", "min", "max", "var"];
+        let mut fields: Vec<(&str, Vec<&str>)> = vec![("name", Vec::new())];
+        for &word in &words[2..] {
+            if keywords.contains(&word) {
+                fields.push((word, Vec::new()));
+            } else if let Some((_, value)) = fields.last_mut() {
+                value.push(word);
+            }
+        }
+        let joined = |key: &'static str| {
+            fields
+                .iter()
+                .filter(move |(field, _)| *field == key)
+                .map(|(_, words)| words.join(" "))
+        };
+        Some(OfferedOption {
+            name: joined("name").next()?,
+            vars: joined("var").collect(),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_offered_options_and_scores() {
+        let variant = OfferedOption::read(
+            "option name UCI_Variant type combo default chess var chess var sscc",
+        )
+        .unwrap();
+        assert_eq!(variant.name, "UCI_Variant");
+        assert_eq!(variant.vars, ["chess", "sscc"]);
+        let spaced =
+            OfferedOption::read("option name Move Overhead type spin default 10 min 0 max 5000")
+                .unwrap();
+        assert_eq!(spaced.name, "Move Overhead");
+        assert!(OfferedOption::read("id name Catena").is_none());
+        assert_eq!(
+            read_score("info depth 12 seldepth 20 score cp -31 nodes 5 pv e2e4"),
+            Some(Score::Centipawns(-31))
+        );
+        assert_eq!(
+            read_score("info depth 3 score mate -2 pv a1a2"),
+            Some(Score::Mate(-2))
+        );
+        assert_eq!(read_score("info string score cp"), None);
+        assert!(Score::Mate(3).centipawns() > Score::Mate(5).centipawns());
+        assert!(Score::Mate(-3).centipawns() < Score::Centipawns(-5000).centipawns());
+    }
+}

@@ -1,0 +1,668 @@
+//! `catena match`, run as a user runs it: real matches between Catena
+//! configurations and against faulty engines (`tests/fake_engines/faulty.sh`),
+//! every PGN replayed here independently of the arbiter: each move must be
+//! one legal move's SAN, each `{switch}` must follow a move that closes a
+//! chain by the brute-force oracle of `tests/common/oracle.rs` and stay within
+//! the run's limit, game ends and results must be right, and the table's
+//! scores must add up from the records.
+
+mod common;
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use catena::board::{Bitboard, Color, Piece, Position, attacks, san};
+use common::generators::cells_of;
+use common::oracle::{OGrid, Options, oracle};
+
+const CATENA: &str = env!("CARGO_BIN_EXE_catena");
+
+fn scratch_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("catena-match-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// An engine list of `(name, command, depth)` entries.
+fn engine_list(dir: &Path, engines: &[(&str, String, u32)]) -> PathBuf {
+    let entries: Vec<String> = engines
+        .iter()
+        .map(|(name, command, depth)| {
+            format!(
+                r#"{{"name": "{name}", "command": {command:?}, "workingDirectory": ".", "protocol": "uci", "depth": {depth}}}"#
+            )
+        })
+        .collect();
+    let path = dir.join("engines.json");
+    std::fs::write(&path, format!("[{}]", entries.join(",\n"))).unwrap();
+    path
+}
+
+fn catena_command() -> String {
+    format!("\"{CATENA}\"")
+}
+
+fn faulty_command(mode: &str, n: u32) -> String {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fake_engines/faulty.sh");
+    format!("sh \"{script}\" {mode} {n} \"{CATENA}\"")
+}
+
+/// Plays a match of the engines of `engines` (a list file) with `args`,
+/// writing the games to a fresh PGN in `dir`.
+fn play_to_pgn(dir: &Path, engines: &Path, args: &[&str]) -> (Output, PathBuf) {
+    let pgn = dir.join("games.pgn");
+    let _ = std::fs::remove_file(&pgn);
+    let mut all = vec![
+        "--engines",
+        engines.to_str().unwrap(),
+        "--pgn",
+        pgn.to_str().unwrap(),
+    ];
+    all.extend(args);
+    (run_match(&all), pgn)
+}
+
+fn run_match(args: &[&str]) -> Output {
+    Command::new(CATENA)
+        .arg("match")
+        .args(args)
+        .output()
+        .expect("catena runs")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+/// One row of the final table: games, wins, draws, losses, time losses,
+/// illegal moves, disconnects.
+fn table_row(text: &str, name: &str) -> [u32; 7] {
+    let line = text
+        .lines()
+        .rev()
+        .find(|line| line.split_whitespace().next() == Some(name))
+        .unwrap_or_else(|| panic!("no table row for {name} in\n{text}"));
+    let fields: Vec<&str> = line.split_whitespace().collect();
+    let number = |index: usize| fields[index].parse().unwrap();
+    [
+        number(1),
+        number(2),
+        number(3),
+        number(4),
+        number(9),
+        number(10),
+        number(11),
+    ]
+}
+
+/// A game as replayed here.
+#[derive(Debug)]
+struct Replayed {
+    tags: HashMap<String, String>,
+    /// The moves in SAN.
+    moves: Vec<String>,
+    plies: usize,
+    switches: usize,
+    /// The comment after the last move: how the game ended.
+    comment: String,
+    result: String,
+    /// Who controls each colour at the end, by the switches counted here.
+    white_at_end: String,
+    black_at_end: String,
+    /// How the board says the game ended, if it did.
+    board_ending: Option<&'static str>,
+}
+
+impl Replayed {
+    fn tag(&self, name: &str) -> &str {
+        self.tags.get(name).map_or("", String::as_str)
+    }
+
+    /// The points the named engine scored.
+    fn points_of(&self, name: &str) -> f64 {
+        let white = match self.result.as_str() {
+            "1-0" => 1.0,
+            "0-1" => 0.0,
+            "1/2-1/2" => 0.5,
+            other => panic!("result {other}"),
+        };
+        if self.white_at_end == name {
+            white
+        } else {
+            assert_eq!(self.black_at_end, name);
+            1.0 - white
+        }
+    }
+}
+
+/// The games of a PGN text, each replayed with the checks above (rule
+/// `chain`, MinEnclosed 2).
+fn replay_all(text: &str) -> Vec<Replayed> {
+    attacks::init();
+    let mut games = Vec::new();
+    let mut tags = HashMap::new();
+    let mut movetext = String::new();
+    for line in text.lines() {
+        if let Some(tag) = line.strip_prefix('[') {
+            if !movetext.trim().is_empty() {
+                games.push(replay(std::mem::take(&mut tags), &movetext));
+                movetext.clear();
+            }
+            let (name, value) = tag.split_once(' ').unwrap();
+            let value = value.trim_end_matches(']').trim_matches('"');
+            tags.insert(name.to_string(), value.to_string());
+        } else {
+            movetext.push_str(line);
+            movetext.push('\n');
+        }
+    }
+    if !movetext.trim().is_empty() {
+        games.push(replay(tags, &movetext));
+    }
+    games
+}
+
+/// Movetext as SAN moves, comments (as `{…}`) and the result.
+fn tokens(movetext: &str) -> Vec<String> {
+    let mut tokens = Vec::new();
+    let mut rest = movetext;
+    loop {
+        rest = rest.trim_start();
+        if rest.is_empty() {
+            return tokens;
+        }
+        let end = if rest.starts_with('{') {
+            rest.find('}').unwrap() + 1
+        } else {
+            rest.find(char::is_whitespace).unwrap_or(rest.len())
+        };
+        let token = &rest[..end];
+        rest = &rest[end..];
+        let move_number = token
+            .trim_end_matches('.')
+            .chars()
+            .all(|c| c.is_ascii_digit());
+        if !move_number {
+            tokens.push(token.to_string());
+        }
+    }
+}
+
+/// The position as repetition sees it: the first four FEN fields.
+fn repetition_key(position: &Position) -> String {
+    let fen = position.to_fen();
+    fen.split(' ').take(4).collect::<Vec<_>>().join(" ")
+}
+
+fn replay(tags: HashMap<String, String>, movetext: &str) -> Replayed {
+    let round = tags.get("Round").cloned().unwrap_or_default();
+    let fail = |why: String| -> ! { panic!("game {round}: {why}\n{movetext}") };
+    let mut position = match tags.get("FEN") {
+        Some(fen) => Position::from_fen(fen).unwrap(),
+        None => Position::startpos(),
+    };
+    let mut seen: HashMap<String, u32> = HashMap::from([(repetition_key(&position), 1)]);
+    let mut white = tags["White"].clone();
+    let mut black = tags["Black"].clone();
+    let (mut run_switches, mut run_limit) = (0u32, 0u32);
+    let mut moves = Vec::new();
+    let mut switches = 0;
+    let mut comment = String::new();
+    let mut result = String::new();
+    let tokens = tokens(movetext);
+    for (index, token) in tokens.iter().enumerate() {
+        let previous = index.checked_sub(1).map(|i| tokens[i].as_str());
+        if token == "{switch}" {
+            if previous.is_none_or(|previous| previous.starts_with('{')) {
+                fail("{switch} without a move before it".to_string());
+            }
+            continue;
+        }
+        if let Some(text) = token.strip_prefix('{') {
+            comment = text.trim_end_matches('}').to_string();
+            continue;
+        }
+        if ["1-0", "0-1", "1/2-1/2", "*"].contains(&token.as_str()) {
+            result = token.clone();
+            continue;
+        }
+        let occurrences = seen[&repetition_key(&position)];
+        if let Some(ending) = board_ending(&position, occurrences) {
+            fail(format!("{token} after the game ended by {ending}"));
+        }
+        let matching: Vec<_> = position
+            .legal_moves()
+            .into_iter()
+            .filter(|&mv| san::format(&position, mv) == *token)
+            .collect();
+        let [mv] = matching[..] else {
+            fail(format!(
+                "{token} is not the SAN of exactly one legal move in {}",
+                position.to_fen()
+            ))
+        };
+        let after = position.after(mv);
+        if tokens.get(index + 1).is_some_and(|next| next == "{switch}") {
+            let options = Options {
+                budget: u64::MAX,
+                ..Options::default()
+            };
+            let (verdicts, _) = oracle(
+                &OGrid::from_u64(after.occupied().0),
+                &cells_of(position.landing_squares(mv)),
+                &[2],
+                options,
+            )
+            .expect("an unlimited oracle answers");
+            if !verdicts[0].chain {
+                fail(format!(
+                    "{{switch}} after {token}, which closes no chain (oracle)"
+                ));
+            }
+            // Rule chain: the run's first chain sets how many switches it may hold.
+            if run_switches == 0 {
+                run_limit = verdicts[0].size;
+            } else if run_switches >= run_limit {
+                fail(format!(
+                    "{{switch}} after {token}: switch {} in a row, over the limit {run_limit}",
+                    run_switches + 1
+                ));
+            }
+            run_switches += 1;
+            switches += 1;
+            std::mem::swap(&mut white, &mut black);
+        } else {
+            run_switches = 0;
+        }
+        position = after;
+        *seen.entry(repetition_key(&position)).or_default() += 1;
+        moves.push(token.clone());
+    }
+    let occurrences = seen[&repetition_key(&position)];
+    Replayed {
+        plies: moves.len(),
+        moves,
+        switches,
+        comment,
+        result,
+        white_at_end: white,
+        black_at_end: black,
+        board_ending: board_ending(&position, occurrences),
+        tags,
+    }
+}
+
+/// How the board ends the game (spec section 1), written here from the rules.
+fn board_ending(position: &Position, occurrences: u32) -> Option<&'static str> {
+    if position.legal_moves().is_empty() {
+        return Some(if position.in_check() {
+            "checkmate"
+        } else {
+            "stalemate"
+        });
+    }
+    if position.halfmove_clock() >= 100 {
+        return Some("fifty moves");
+    }
+    if occurrences >= 3 {
+        return Some("repetition");
+    }
+    let kings = position.pieces(Piece::King);
+    let rest = position.occupied() - kings;
+    let bishops = position.pieces(Piece::Bishop);
+    let minors = bishops | position.pieces(Piece::Knight);
+    let one_bishop_each = rest == bishops
+        && (bishops & position.colored(Color::White)).len() == 1
+        && (bishops & position.colored(Color::Black)).len() == 1;
+    let dark = Bitboard(0x55AA_55AA_55AA_55AA);
+    let same_colour_bishops =
+        one_bishop_each && ((bishops & dark).is_empty() || (bishops - dark).is_empty());
+    let dead =
+        rest.is_empty() || (rest.len() == 1 && rest == (rest & minors)) || same_colour_bishops;
+    dead.then_some("dead position")
+}
+
+/// Checks what every record of a match must satisfy, and that the table adds
+/// up; returns the games.
+fn check_match(output: &Output, pgn: &Path, names: [&str; 2], games: usize) -> Vec<Replayed> {
+    let text = stdout(output);
+    assert!(
+        output.status.success(),
+        "{text}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let replayed = replay_all(&std::fs::read_to_string(pgn).unwrap());
+    assert_eq!(replayed.len(), games, "{text}");
+    assert_eq!(text.matches("Finished game").count(), games);
+    let mut points = [0.0; 2];
+    for game in &replayed {
+        if game.tags.contains_key("SSCC") {
+            assert_eq!(game.tag("WhiteAtEnd"), game.white_at_end, "{game:?}");
+            assert_eq!(game.tag("BlackAtEnd"), game.black_at_end, "{game:?}");
+        } else {
+            assert!(!game.tags.contains_key("WhiteAtEnd") && game.switches == 0);
+        }
+        assert_eq!(game.tag("Result"), game.result);
+        assert_eq!(game.tag("PlyCount"), game.plies.to_string());
+        let winner_by_colour = match game.result.as_str() {
+            "1-0" => "White",
+            "0-1" => "Black",
+            _ => "nobody",
+        };
+        match game.board_ending {
+            Some("checkmate") => {
+                assert_eq!(game.comment, format!("{winner_by_colour} mates"));
+                assert_eq!(game.tag("Termination"), "normal");
+            }
+            Some(ending) => {
+                assert_eq!(game.result, "1/2-1/2", "{ending}: {game:?}");
+                assert!(game.comment.starts_with("Draw by"), "{ending}: {game:?}");
+                assert_eq!(game.tag("Termination"), "normal");
+            }
+            None => assert_ne!(game.tag("Termination"), "normal", "{game:?}"),
+        }
+        for (slot, name) in names.iter().enumerate() {
+            points[slot] += game.points_of(name);
+        }
+    }
+    for (slot, name) in names.iter().enumerate() {
+        let [played, wins, draws, _, _, _, _] = table_row(&text, name);
+        assert_eq!(played as usize, games);
+        assert_eq!(
+            f64::from(wins) + f64::from(draws) / 2.0,
+            points[slot],
+            "{name}\n{text}"
+        );
+    }
+    replayed
+}
+
+#[test]
+fn catena_configurations_play_sscc_with_switches_that_replay_correctly() {
+    let dir = scratch_dir("catena");
+    let engines = engine_list(
+        &dir,
+        &[
+            ("Catena-d1", catena_command(), 1),
+            ("Catena-d2", catena_command(), 2),
+        ],
+    );
+    // Ten two-move openings, each played twice: 20 games.
+    let openings = dir.join("openings.pgn");
+    let starts = [
+        "e4 e5", "d4 d5", "c4 e5", "Nf3 d5", "c3 e5", "e4 c5", "d4 Nf6", "g3 g6", "b3 e5", "f4 d5",
+    ];
+    let text: String = starts
+        .iter()
+        .map(|moves| format!("1. {moves} *\n\n"))
+        .collect();
+    std::fs::write(&openings, text).unwrap();
+    let (output, pgn) = play_to_pgn(
+        &dir,
+        &engines,
+        &[
+            "--games",
+            "20",
+            "--tc",
+            "10+0.1",
+            "--concurrency",
+            "2",
+            "--max-moves",
+            "60",
+            "--openings",
+            openings.to_str().unwrap(),
+        ],
+    );
+    let games = check_match(&output, &pgn, ["Catena-d1", "Catena-d2"], 20);
+    let with_switches = games.iter().filter(|game| game.switches > 0).count();
+    let switches: usize = games.iter().map(|game| game.switches).sum();
+    assert!(with_switches >= 10, "{with_switches} games with switches");
+    assert!(
+        games
+            .iter()
+            .any(|game| game.white_at_end != game.tag("White"))
+    );
+    eprintln!("20 games, {switches} switches in {with_switches} games");
+    for game in &games {
+        assert!(game.tag("SSCC") == "SwitchRule=chain;MinEnclosed=2");
+        if game.board_ending.is_none() {
+            assert_eq!(game.comment, "Draw by adjudication: move limit");
+            assert!(game.plies >= 120, "{game:?}");
+        }
+    }
+    // Each opening is played once from either side.
+    let mut by_round: Vec<_> = games.iter().collect();
+    by_round.sort_by_key(|game| game.tag("Round").parse::<u32>().unwrap());
+    for pair in by_round.chunks(2) {
+        assert_eq!(pair[0].tag("White"), pair[1].tag("Black"));
+        assert_eq!(pair[0].moves[..2], pair[1].moves[..2]);
+    }
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+/// The replay above must be able to fail: records with a switch after a move
+/// that closes no chain, a run over its limit, an illegal move.
+#[test]
+fn the_independent_replay_refuses_bad_records() {
+    let record = |movetext: &str| {
+        format!("[Round \"1\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"*\"]\n\n{movetext} *\n")
+    };
+    let good = replay_all(&record("1. c3 e5 2. d3 {switch} 2... Nf6 {Unfinished}"));
+    assert_eq!((good[0].switches, good[0].white_at_end.as_str()), (1, "B"));
+    for (movetext, why) in [
+        ("1. e4 {switch} e5", "closes no chain"),
+        ("1. c3 e5 2. Ke2", "not the SAN"),
+        ("{switch} 1. e4", "without a move"),
+        // 2.d3 closes a chain of size 2: a run of at most two switches.
+        (
+            "1. c3 e5 2. d3 {switch} 2... Ba3 {switch} 3. Nf3 {switch} 3... Nc6",
+            "over the limit",
+        ),
+        (
+            "1. f3 e5 2. g4 Qh4# 3. a3",
+            "after the game ended by checkmate",
+        ),
+    ] {
+        let text = record(movetext);
+        let panic = std::panic::catch_unwind(|| replay_all(&text)).expect_err(movetext);
+        let message = panic.downcast_ref::<String>().unwrap();
+        assert!(message.contains(why), "{movetext}: {message}");
+    }
+}
+
+/// Two games of the faulty engine in `mode` (its fault at its `n`th `go`)
+/// against Catena: it must lose both, each with `comment` after its colour and
+/// the PGN tag `termination`, and the fault must be counted in table column
+/// `column` (4 time, 5 illegal, 6 disconnect). Returns the games.
+fn faulty_match(
+    name: &str,
+    mode: &str,
+    n: u32,
+    comment: &str,
+    termination: &str,
+    column: usize,
+) -> Vec<Replayed> {
+    let dir = scratch_dir(name);
+    let engines = engine_list(
+        &dir,
+        &[
+            ("Faulty", faulty_command(mode, n), 1),
+            ("Catena-d1", catena_command(), 1),
+        ],
+    );
+    let (output, pgn) = play_to_pgn(&dir, &engines, &["--games", "2", "--tc", "1+0.01"]);
+    let games = check_match(&output, &pgn, ["Faulty", "Catena-d1"], 2);
+    for game in &games {
+        let colour = if game.white_at_end == "Faulty" {
+            "White"
+        } else {
+            "Black"
+        };
+        assert!(
+            game.comment.starts_with(&format!("{colour} {comment}")),
+            "{game:?}"
+        );
+        assert_eq!(game.points_of("Faulty"), 0.0, "{game:?}");
+        assert_eq!(game.tag("Termination"), termination);
+    }
+    let row = table_row(&stdout(&output), "Faulty");
+    assert_eq!(row[3], 2, "two losses");
+    assert_eq!(row[column], 2, "two faults in column {column}: {row:?}");
+    std::fs::remove_dir_all(dir).unwrap();
+    games
+}
+
+/// Before its fault the engine played, in both games: it was restarted after the first.
+fn assert_played_before_the_fault(games: &[Replayed]) {
+    for game in games {
+        assert!(game.plies >= 4, "{game:?}");
+    }
+}
+
+#[test]
+fn an_engine_that_crashes_loses_and_is_restarted() {
+    let games = faulty_match(
+        "crash",
+        "crash",
+        3,
+        "disconnects: the engine was killed by signal 9",
+        "abandoned",
+        6,
+    );
+    assert_played_before_the_fault(&games);
+}
+
+#[test]
+fn an_engine_that_exits_loses_and_is_restarted() {
+    let games = faulty_match(
+        "exit",
+        "exit",
+        3,
+        "disconnects: the engine exited with status 0",
+        "abandoned",
+        6,
+    );
+    assert_played_before_the_fault(&games);
+}
+
+#[test]
+fn an_engine_that_hangs_loses_on_time_and_is_restarted() {
+    let games = faulty_match("hang", "hang", 3, "loses on time", "time forfeit", 4);
+    assert_played_before_the_fault(&games);
+}
+
+#[test]
+fn an_illegal_move_loses() {
+    let games = faulty_match(
+        "illegal",
+        "illegal",
+        3,
+        "makes an illegal move: ",
+        "rules infraction",
+        5,
+    );
+    assert_played_before_the_fault(&games);
+}
+
+#[test]
+fn garbage_instead_of_a_move_loses() {
+    faulty_match(
+        "garbage",
+        "garbage",
+        3,
+        "sends an unreadable move: 'bestmove it depends'",
+        "rules infraction",
+        5,
+    );
+}
+
+#[test]
+fn a_switch_after_a_move_that_closes_no_chain_loses() {
+    let games = faulty_match(
+        "switch",
+        "switch",
+        1,
+        "makes an illegal switch: cannot switch after ",
+        "rules infraction",
+        5,
+    );
+    for game in &games {
+        assert!(game.comment.ends_with("it formed no chain"), "{game:?}");
+        // The switch is refused, so its move is not in the record either.
+        assert_eq!(game.switches, 0);
+    }
+}
+
+#[test]
+fn an_engine_that_never_finishes_the_handshake_stops_the_match_with_a_message() {
+    let dir = scratch_dir("mute");
+    let engines = engine_list(
+        &dir,
+        &[
+            ("Mute", faulty_command("mute", 0), 1),
+            ("Catena-d1", catena_command(), 1),
+        ],
+    );
+    let output = run_match(&["--engines", engines.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("error: engine 'Mute' does not start: no uciok in time"),
+        "{stderr}"
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn bad_arguments_get_one_clear_line() {
+    let dir = scratch_dir("arguments");
+    let engines = engine_list(
+        &dir,
+        &[("A", catena_command(), 1), ("B", catena_command(), 1)],
+    );
+    let engines = engines.to_str().unwrap();
+    let missing = dir.join("missing.epd");
+    for (args, expected) in [
+        (vec!["A", "C"], "no engine 'C' in"),
+        (vec!["--tc", "fast"], "time control 'fast'"),
+        (
+            vec!["--sprt", "elo0=5", "elo1=0"],
+            "elo0 must be below elo1",
+        ),
+        (vec!["--resign", "movecount=3", "cp=5"], "unknown key 'cp'"),
+        (vec!["--rule", "sometimes"], "not a switch rule"),
+        (
+            vec!["--openings", missing.to_str().unwrap()],
+            "cannot read the openings",
+        ),
+        (vec!["--games", "0"], "--games"),
+    ] {
+        let mut all = vec!["--engines", engines];
+        all.extend(&args);
+        let output = run_match(&all);
+        assert!(!output.status.success(), "{args:?}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.contains(expected), "{args:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    }
+    let output = run_match(&["--engines", dir.join("none.json").to_str().unwrap()]);
+    assert!(String::from_utf8_lossy(&output.stderr).contains("cannot read the engine list"));
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn a_chess_match_never_switches_and_writes_no_sscc_tags() {
+    let dir = scratch_dir("chess");
+    let engines = engine_list(
+        &dir,
+        &[("A", catena_command(), 1), ("B", catena_command(), 2)],
+    );
+    let (output, pgn) = play_to_pgn(&dir, &engines, &["--variant", "chess", "--max-moves", "40"]);
+    let games = check_match(&output, &pgn, ["A", "B"], 2);
+    for game in &games {
+        assert_eq!(game.switches, 0);
+        assert!(!game.tags.contains_key("SSCC") && !game.tags.contains_key("WhiteAtEnd"));
+    }
+    std::fs::remove_dir_all(dir).unwrap();
+}
