@@ -6,9 +6,17 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
-use catena::board::{Move, Position, attacks};
+use catena::board::{Move, Position, attacks, san};
+use catena::game::pgn;
 
 const PATIENCE: Duration = Duration::from_secs(60);
+
+/// A file in a fresh directory of its own.
+fn scratch_file(test: &str, name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("catena-play-{}-{test}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
 
 /// A `catena play` session.
 struct Terminal {
@@ -128,48 +136,127 @@ fn move_between(before: &Position, after: &Position) -> Option<Move> {
 
 const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
+/// Loads `fen` from a file and returns the answer.
+fn load_fen(terminal: &mut Terminal, test: &str, fen: &str) -> String {
+    let path = scratch_file(test, "position.fen");
+    std::fs::write(&path, format!("{fen}\n")).unwrap();
+    let answer = terminal.expect(&format!("load {}", path.display()), "Loaded ");
+    assert_eq!(last_position(&answer).to_fen(), fen);
+    answer
+}
+
 #[test]
 fn every_invalid_input_is_explained_and_the_game_goes_on() {
     let (mut terminal, greeting) = Terminal::start(&["--depth", "2"]);
     assert_eq!(last_position(&greeting).to_fen(), START);
     assert_eq!(prompt(&greeting), "White to move> ");
-    let cases = [
+    let at_start = [
+        // Not a move at all.
         ("xyzzy", "'xyzzy' is not a move or a command"),
         ("e2e4 e7e5", "'e2e4 e7e5' is not a move or a command"),
+        ("e9", "'e9' is not a move or a command"),
+        // No piece there.
         ("e3e4", "there is no white piece on e3"),
         ("e7e5", "there is no white piece on e7"),
+        ("Bxh7", "Bxh7: that piece cannot move there"),
+        // That piece cannot move there.
         ("g1g3", "the white knight on g1 cannot move to g3"),
+        ("Ng3", "Ng3: that piece cannot move there"),
+        ("e5", "e5: that piece cannot move there"),
         ("e1g1", "the white king on e1 cannot move to g1"),
+        ("O-O", "O-O: that piece cannot move there"),
         ("e2e4q", "the white pawn on e2 does not promote on e4"),
+        // No chain, so no switch.
         (
             "e2e4 switch",
-            "e2e4 closes no chain, so you cannot switch after it",
+            "e4 closes no chain, so you cannot switch after it",
         ),
+        (
+            "Nf3 switch",
+            "Nf3 closes no chain, so you cannot switch after it",
+        ),
+        // Commands without their argument, and nothing to take back.
         ("save", "save needs a file name: save FILE"),
         ("load", "load needs a file name: load FILE"),
         ("undo", "there is no move of yours to take back"),
+        (
+            "load /nonexistent/file.pgn",
+            "cannot read /nonexistent/file.pgn",
+        ),
     ];
-    for (line, message) in cases {
+    for (line, message) in at_start {
         let answer = terminal.expect(line, message);
         // Nothing was played: one line of explanation, then the same prompt.
         assert_eq!(answer.lines().count(), 2, "after '{line}': {answer}");
         assert_eq!(prompt(&answer), "White to move> ", "after '{line}'");
     }
+
+    // It leaves your king in check: the knight on e2 is pinned, d2 is attacked.
+    let pinned = "4r1k1/8/8/8/8/1n6/4N3/4K3 w - - 0 1";
+    load_fen(&mut terminal, "invalid", pinned);
+    for (line, message) in [
+        (
+            "e2c3",
+            "that leaves your king in check (the white knight on e2 cannot move to c3)",
+        ),
+        ("Nc3", "Nc3: that move would leave your king in check"),
+        ("e1d2", "that leaves your king in check: d2 is attacked"),
+        ("Kd2", "Kd2: that move would leave your king in check"),
+    ] {
+        let answer = terminal.expect(line, message);
+        assert_eq!(answer.lines().count(), 2, "after '{line}': {answer}");
+    }
+    let garbage = scratch_file("invalid", "garbage.fen");
+    std::fs::write(&garbage, "not a position\n").unwrap();
+    terminal.expect(
+        &format!("load {}", garbage.display()),
+        "not a PGN game, and not a FEN position",
+    );
+    terminal.quit();
+}
+
+#[test]
+fn a_switch_over_the_limit_is_refused() {
+    // Under rule `moves` a run that starts at move 1 allows one switch. White's
+    // d3 closes b2-c3-d3-e2-d1-c1, and Black's d6 the mirror image.
+    let (mut terminal, _) = Terminal::start(&["--depth", "2", "--rule", "moves"]);
+    let fen = "rnbqkbnr/pp1ppppp/2p5/8/8/2P5/PP1PPPPP/RNBQKBNR w KQkq - 0 1";
+    load_fen(&mut terminal, "limit", fen);
+    let answer = terminal.expect(
+        "d3 switch",
+        "You switch sides: you play Black, Catena plays White.",
+    );
+    assert_eq!(
+        prompt(&answer),
+        "Black to move (1 switch in a row, limit 1)> "
+    );
+    let refused = "switch limit reached: this run of switches allows 1 and you have made 1";
+    let answer = terminal.expect("d6 switch", refused);
+    assert_eq!(answer.lines().count(), 2, "{answer}");
+    // Without asking for the switch, the move is played and the limit said.
+    let answer = terminal.expect("d7d6", &format!("{refused}: no switch"));
+    assert!(!answer.contains("Switch sides and move again"), "{answer}");
+    assert!(answer.contains("Catena plays 2. "), "{answer}");
     terminal.quit();
 }
 
 #[test]
 fn a_chain_offers_a_switch_and_the_switcher_moves_again() {
     let (mut terminal, _) = Terminal::start(&["--depth", "2"]);
-    let answer = terminal.type_line("c2c3");
+    let answer = terminal.type_line("c3");
     let reply = last_position(&answer);
     assert_eq!(prompt(&answer), "White to move> ");
     // 2.d3 closes b2-c3-d3-e2-d1-c1 around c2 and d2 whatever Black replied.
-    let answer = terminal.expect("d2d3", "Switch sides and move again with Black? [y/n]");
-    assert!(answer.contains("around c2 d2 (chain size 2)"), "{answer}");
+    let answer = terminal.expect("d3", "Switch sides and move again with Black? [y/n]");
     assert!(
-        answer.contains(" +  + "),
-        "the enclosed squares are drawn:\n{answer}"
+        answer.contains(
+            "Last move: 2. d3, closing the chain d3 e2 d1 c1 b2 c3 around c2 d2 (chain size 2)"
+        ),
+        "{answer}"
+    );
+    assert!(
+        answer.contains("3  .  . [P][P] .  .  .  . \n2  P [P] +  + [P]"),
+        "the chain is drawn:\n{answer}"
     );
     assert_eq!(prompt(&answer), "switch?> ");
     terminal.expect(
@@ -191,7 +278,8 @@ fn a_chain_offers_a_switch_and_the_switcher_moves_again() {
     let shown = positions(&answer);
     assert_eq!(shown[0].key(), after_d3.after(ours).key());
     for pair in shown.windows(2) {
-        assert!(move_between(&pair[0], &pair[1]).is_some(), "{answer}");
+        let mv = move_between(&pair[0], &pair[1]).expect("the engine's moves are legal");
+        assert!(answer.contains(&san::format(&pair[0], mv)), "{answer}");
     }
     let engine_moves = answer
         .lines()
@@ -212,23 +300,99 @@ fn a_chain_offers_a_switch_and_the_switcher_moves_again() {
 }
 
 #[test]
+fn the_engine_switches_and_moves_again() {
+    // Black to move can close b7-c6-d6-e7-d8-c8 with ...d6; switching hands
+    // it White, which mates with Rf8.
+    let (mut terminal, _) = Terminal::start(&["--depth", "3"]);
+    let path = scratch_file("engine-switch", "position.fen");
+    std::fs::write(&path, "2bn3k/1p1pp1pp/2p5/8/8/8/6PP/5RK1 b - - 0 1\n").unwrap();
+    let answer = terminal.type_line(&format!("load {}", path.display()));
+    let switch_line = "Catena plays 1... d6 and switches sides: you play Black, Catena plays White";
+    assert!(answer.contains(switch_line), "{answer}");
+    assert!(answer.contains("Catena plays 2. Rf8#\n"), "{answer}");
+    assert!(
+        answer.contains("Game over: 1-0 (White mates). Catena wins."),
+        "{answer}"
+    );
+    assert_eq!(prompt(&answer), "game over> ");
+    terminal.expect("h6", "the game is over (1-0, White mates)");
+    terminal.quit();
+}
+
+#[test]
 fn undo_takes_back_the_players_move_and_the_engines_reply() {
     let (mut terminal, _) = Terminal::start(&["--depth", "2"]);
-    terminal.type_line("e2e4");
-    let answer = terminal.type_line("g1f3");
+    terminal.type_line("e4");
+    let answer = terminal.type_line("Nf3");
     let after_two = last_position(&answer);
-    let answer = terminal.expect("undo", "Taken back: 2. g1f3, 2... ");
+    let answer = terminal.expect("undo", "Taken back: 2. Nf3, 2... ");
     let back = last_position(&answer);
     assert_eq!(back.fullmove_number(), 2);
-    assert_eq!(move_between(&back, &after_two.clone()), None);
+    assert_eq!(move_between(&back, &after_two), None);
     assert!(back.piece_on("g1".parse().unwrap()).is_some());
     assert_eq!(prompt(&answer), "White to move> ");
-    terminal.expect("undo", "Taken back: 1. e2e4, 1... ");
+    terminal.expect("undo", "Taken back: 1. e4, 1... ");
     terminal.expect("undo", "there is no move of yours to take back");
     terminal.quit();
 }
 
-/// Plays the first legal move in every position, which loses soon, until the game ends.
+#[test]
+fn a_saved_game_loads_back_as_it_was() {
+    let (mut terminal, _) = Terminal::start(&["--depth", "2"]);
+    // 1.c3 and 2.d3 close a chain whatever Black does; we switch and play Black's first move.
+    terminal.type_line("c3");
+    let text = terminal.type_line("d3");
+    let before_switch = last_position(&text);
+    terminal.expect("y", "You switch sides");
+    let ours = before_switch.legal_moves()[0];
+    let text = terminal.type_line(&san::format(&before_switch, ours));
+    let saved_at = last_position(&text);
+    let saved = scratch_file("round-trip", "game.pgn");
+    terminal.expect(&format!("save {}", saved.display()), "Saved the game to ");
+
+    let pgn_text = std::fs::read_to_string(&saved).unwrap();
+    assert!(
+        pgn_text.contains("[White \"Human\"]\n[Black \"Catena\"]"),
+        "{pgn_text}"
+    );
+    assert!(
+        pgn_text.contains("[SSCC \"SwitchRule=chain;MinEnclosed=2\"]"),
+        "{pgn_text}"
+    );
+    assert!(pgn_text.contains(" 2. d3 {switch} 2... "), "{pgn_text}");
+    let record = pgn::read(&pgn_text).unwrap();
+    assert_eq!(record.game.position().key(), saved_at.key());
+    assert_eq!(
+        record
+            .game
+            .plies()
+            .iter()
+            .filter(|ply| ply.switched)
+            .count(),
+        1 + text.matches(" and switches sides: ").count()
+    );
+    let human = record.tag("WhiteAtEnd").unwrap();
+    assert_eq!(
+        prompt(&text),
+        if human == "Human" {
+            "White to move> "
+        } else {
+            "Black to move> "
+        }
+    );
+
+    terminal.expect("new", "You play White, Catena plays Black.");
+    let answer = terminal.expect(&format!("load {}", saved.display()), "Loaded ");
+    assert_eq!(last_position(&answer).key(), saved_at.key());
+    assert_eq!(prompt(&answer), prompt(&text));
+    let resaved = scratch_file("round-trip", "again.pgn");
+    terminal.expect(&format!("save {}", resaved.display()), "Saved the game to ");
+    assert_eq!(std::fs::read_to_string(&resaved).unwrap(), pgn_text);
+    terminal.quit();
+}
+
+/// Plays the first legal move, in SAN, in every position, which loses soon,
+/// until the game ends.
 #[test]
 fn a_full_game_against_the_engine() {
     let (mut terminal, greeting) = Terminal::start(&["--depth", "3", "--color", "black"]);
@@ -237,8 +401,12 @@ fn a_full_game_against_the_engine() {
     let mut moves = 0;
     while !text.contains("Game over") {
         assert!(moves < 150, "no end after {moves} moves");
-        let mv = last_position(&text).legal_moves()[0];
-        text = terminal.type_line(&mv.to_string());
+        let position = last_position(&text);
+        let mv = position.legal_moves()[0];
+        text = terminal.type_line(&san::format(&position, mv));
+        if prompt(&text) == "switch?> " {
+            text = terminal.type_line("n");
+        }
         shown.extend(positions(&text));
         moves += 1;
     }
@@ -253,10 +421,24 @@ fn a_full_game_against_the_engine() {
     }
     let end = shown.last().unwrap();
     assert!(text.contains("Game over: "), "{text}");
-    if text.contains("by checkmate") {
+    if text.contains("mates)") {
         assert!(end.in_check() && !end.has_legal_move());
     }
     assert_eq!(prompt(&text), "game over> ");
-    terminal.expect("e2e4", "the game is over");
+    // The saved record replays to the same end and result.
+    let saved = scratch_file("full-game", "game.pgn");
+    terminal.expect(&format!("save {}", saved.display()), "Saved the game to ");
+    let record = pgn::read(&std::fs::read_to_string(&saved).unwrap()).unwrap();
+    assert_eq!(record.game.position().key(), end.key());
+    let outcome = record
+        .game
+        .outcome()
+        .expect("the game is over on the board");
+    assert_eq!(record.result.as_str(), outcome.result());
+    assert!(
+        text.contains(&format!("Game over: {} (", outcome.result())),
+        "{text}"
+    );
+    terminal.expect("e4", "the game is over");
     terminal.quit();
 }

@@ -3,22 +3,28 @@
 //! The conversation goes through any `BufRead` and `Write`, so that tests drive
 //! it exactly as a person does. The game itself is a [`GameState`], which owns
 //! the rules; this module reads what the person types, explains whatever
-//! cannot be played, draws the board with the last move and its chain, and asks
-//! whether to switch after a move that closes a chain.
+//! cannot be played, draws the board with the last move and its chain, asks
+//! whether to switch after a move that closes a chain, and keeps the clocks.
 
+mod command;
+mod files;
 mod opponent;
 mod refusal;
 
 use std::io::{self, BufRead, Write};
-use std::time::Duration;
+use std::path::Path;
+use std::time::{Duration, Instant};
 
-use crate::board::{Color, Move, MoveParseError, Piece, Position};
-use crate::chain;
+use crate::arena::{self, Clocks, Ending, Offence, TimeControl};
+use crate::board::{Color, Move, Position, san};
+use crate::chain::{self, Chain};
+use crate::game::pgn::{GameRecord, GameResult};
 use crate::game::{GameError, GameState, Player, Rules, SwitchRule, forms_chain};
-use crate::movepick::describe_action;
+use crate::search::Variant;
 use crate::tools::chain::diagram;
 
-pub use opponent::{InProcess, Opponent, Think};
+use command::Command;
+pub use opponent::{InProcess, Opponent, Process};
 
 /// Play against an engine in the terminal.
 #[derive(clap::Args, Debug)]
@@ -27,19 +33,29 @@ pub struct PlayArgs {
     /// The colour you start with.
     #[arg(long, default_value = "white", value_parser = parse_color)]
     color: Color,
-    /// The engine's search depth per move, instead of a fixed think time.
-    #[arg(long, value_parser = clap::value_parser!(i32).range(1..=100))]
+    /// Time control, as cutechess-cli writes it: 40/60+0.6, 10+0.1, st=0.5
+    /// [default: st=1, the engine thinks a second a move and you as long as you like].
+    #[arg(long, value_name = "SPEC")]
+    tc: Option<TimeControl>,
+    /// An engine of the engine list instead of Catena in this process.
+    #[arg(long, value_name = "NAME")]
+    engine: Option<String>,
+    /// The engine list for --engine [default: engines.json at the top of the repository].
+    #[arg(long, value_name = "FILE", requires = "engine")]
+    engines: Option<std::path::PathBuf>,
+    /// The most Catena searches a move, within the time control.
+    #[arg(long, conflicts_with = "engine", value_parser = clap::value_parser!(i32).range(1..=100))]
     depth: Option<i32>,
     /// What limits a run of switches.
-    #[arg(long, default_value = "chain")]
+    #[arg(long, value_name = "R", default_value = "chain")]
     rule: SwitchRule,
     /// Smallest group of adjacent empty squares a chain must surround.
-    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=16))]
+    #[arg(long, value_name = "N", default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=16))]
     min_enclosed: u32,
 }
 
-/// The engine's think time when nothing else is asked for.
-const DEFAULT_THINK: Think = Think::MoveTime(Duration::from_secs(1));
+/// The engine's think time when no time control is given.
+const DEFAULT_THINK: TimeControl = TimeControl::PerMove(Duration::from_secs(1));
 
 fn parse_color(text: &str) -> Result<Color, String> {
     match text.to_ascii_lowercase().as_str() {
@@ -52,12 +68,20 @@ fn parse_color(text: &str) -> Result<Color, String> {
 /// Runs the command on stdin and stdout.
 pub fn run(args: &PlayArgs) -> Result<bool, String> {
     let rules = Rules::new(args.rule, args.min_enclosed)?;
-    let think = args.depth.map_or(DEFAULT_THINK, Think::Depth);
+    let opponent: Box<dyn Opponent> = match &args.engine {
+        Some(name) => {
+            let (path, list) = arena::engine_list(args.engines.as_deref())?;
+            let spec = arena::engine_named(&list, &path, name)?;
+            Box::new(Process::new(spec, Variant::Sscc(rules)))
+        }
+        None => Box::new(InProcess::new(args.depth)),
+    };
     let human = match args.color {
         Color::White => Player::StartedWhite,
         Color::Black => Player::StartedBlack,
     };
-    let mut session = Session::new(rules, human, Box::new(InProcess::new()), think);
+    let control = args.tc.unwrap_or(DEFAULT_THINK);
+    let mut session = Session::new(rules, human, opponent, control);
     session
         .run(&mut io::stdin().lock(), &mut io::stdout().lock())
         .map_err(|error| format!("cannot talk to the terminal: {error}"))?;
@@ -67,7 +91,7 @@ pub fn run(args: &PlayArgs) -> Result<bool, String> {
 const HELP: &str = "\
 Moves: SAN (e4, Nf3, exd5, O-O, e8=Q) or UCI (e2e4, g1f3, e7e8q).
   After a move that closes a chain you are asked whether to switch sides;
-  'MOVE switch' (e.g. 'd2d3 switch') switches without asking.
+  'MOVE switch' (like 'd3 switch') switches without asking.
 Commands:
   undo        take back your last move (and the engine's moves after it)
   new         start a new game
@@ -82,50 +106,14 @@ pub struct Session {
     /// The person, named by the colour they started with; the engine is the other player.
     human: Player,
     opponent: Box<dyn Opponent>,
-    think: Think,
+    control: TimeControl,
+    clocks: Clocks,
+    /// When the person's turn began, while it lasts.
+    turn_started: Option<Instant>,
+    /// The colour whose flag fell.
+    lost_on_time: Option<Color>,
     /// Why the engine could not move, until the game changes.
     engine_failure: Option<String>,
-}
-
-/// What the person typed at the move prompt.
-#[derive(Debug, PartialEq, Eq)]
-enum Command<'a> {
-    Move { text: &'a str, switch: bool },
-    Undo,
-    New,
-    Save(&'a str),
-    Load(&'a str),
-    Help,
-    Quit,
-    Nothing,
-}
-
-fn parse_command(line: &str) -> Result<Command<'_>, String> {
-    let line = line.trim();
-    let tokens: Vec<&str> = line.split_whitespace().collect();
-    Ok(match tokens.as_slice() {
-        [] => Command::Nothing,
-        ["undo"] => Command::Undo,
-        ["new"] => Command::New,
-        ["help" | "?"] => Command::Help,
-        ["quit" | "exit"] => Command::Quit,
-        [name @ ("save" | "load")] => {
-            return Err(format!("{name} needs a file name: {name} FILE"));
-        }
-        ["save", ..] => Command::Save(line["save".len()..].trim()),
-        ["load", ..] => Command::Load(line["load".len()..].trim()),
-        [text] => Command::Move {
-            text,
-            switch: false,
-        },
-        [text, "switch"] => Command::Move { text, switch: true },
-        _ => {
-            return Err(format!(
-                "'{line}' is not a move or a command: type one move (e4, Nf3 or e2e4), \
-                 a move and 'switch', or 'help'"
-            ));
-        }
-    })
 }
 
 /// The conversation: lines in, text out.
@@ -159,12 +147,20 @@ enum Flow {
 }
 
 impl Session {
-    pub fn new(rules: Rules, human: Player, opponent: Box<dyn Opponent>, think: Think) -> Session {
+    pub fn new(
+        rules: Rules,
+        human: Player,
+        opponent: Box<dyn Opponent>,
+        control: TimeControl,
+    ) -> Session {
         Session {
             game: GameState::new(Position::startpos(), rules),
             human,
             opponent,
-            think,
+            control,
+            clocks: Clocks::new(control),
+            turn_started: None,
+            lost_on_time: None,
             engine_failure: None,
         }
     }
@@ -174,25 +170,30 @@ impl Session {
         let mut console = Console { input, output };
         let rules = *self.game.rules();
         console.say(&format!(
-            "Switch-Side Chain-Chess against {}: SwitchRule {}, MinEnclosed {}. Type 'help' for the commands.",
+            "Switch-Side Chain-Chess against {}: SwitchRule {}, MinEnclosed {}, time control {}. \
+             Type 'help' for the commands.",
             self.opponent.name(),
             rules.switch_rule,
-            rules.min_enclosed
+            rules.min_enclosed,
+            self.control
         ))?;
         self.start_game(&mut console)?;
         loop {
             self.engine_moves(&mut console)?;
+            if self.ending().is_none() {
+                self.turn_started.get_or_insert_with(Instant::now);
+            }
             let Some(line) = console.ask(&self.prompt())? else {
                 return Ok(());
             };
-            let command = match parse_command(&line) {
-                Ok(command) => command,
+            let flow = match command::parse(&line) {
+                Ok(command) => self.obey(command, &mut console)?,
                 Err(problem) => {
                     console.say(&problem)?;
-                    continue;
+                    Flow::Continue
                 }
             };
-            if let Flow::Quit = self.obey(command, &mut console)? {
+            if let Flow::Quit = flow {
                 return Ok(());
             }
         }
@@ -208,9 +209,26 @@ impl Session {
                 self.start_game(console)?;
             }
             Command::Undo => self.undo(console)?,
-            Command::Save(_) | Command::Load(_) => {
-                console.say("save and load are not available yet")?;
+            Command::Save(path) => {
+                let saved = files::save(Path::new(path), &self.record());
+                console.say(
+                    &saved
+                        .map_or_else(|problem| problem, |()| format!("Saved the game to {path}.")),
+                )?;
             }
+            Command::Load(path) => match files::load(Path::new(path), *self.game.rules()) {
+                Ok(loaded) => {
+                    self.game = loaded.game;
+                    self.human = loaded.human.unwrap_or(self.human);
+                    console.say(&format!(
+                        "Loaded {path}: {} moves from {}.",
+                        self.game.plies().len(),
+                        self.game.start().to_fen()
+                    ))?;
+                    self.start_game(console)?;
+                }
+                Err(problem) => console.say(&problem)?,
+            },
             Command::Move { text, switch } => return self.play_move(text, switch, console),
         }
         Ok(Flow::Continue)
@@ -220,6 +238,7 @@ impl Session {
         self.game.controller(self.game.position().side_to_move()) == self.human
     }
 
+    /// The colour `player` controls now.
     fn color_of(&self, player: Player) -> Color {
         if self.game.controller(Color::White) == player {
             Color::White
@@ -239,7 +258,7 @@ impl Session {
     }
 
     fn prompt(&self) -> String {
-        if self.game.outcome().is_some() {
+        if self.ending().is_some() {
             return "game over".to_string();
         }
         let mover = self.game.position().side_to_move();
@@ -258,29 +277,54 @@ impl Session {
         prompt
     }
 
-    /// Starts the game in `self.game` afresh: the engine forgets, the board is shown.
+    /// How the game ended, if it has: its result, and why in Cute Chess's words.
+    fn ending(&self) -> Option<(GameResult, String)> {
+        if let Some(color) = self.lost_on_time {
+            let result = GameResult::win_for(!color);
+            let ending = Ending::Forfeit {
+                player: self.game.controller(color),
+                color,
+                offence: Offence::Time,
+            };
+            return Some((result, ending.comment(result)));
+        }
+        let outcome = self.game.outcome()?;
+        let result = GameResult::from(outcome);
+        Some((result, Ending::Board(outcome.termination).comment(result)))
+    }
+
+    /// Starts the game in `self.game` afresh: clocks reset, the engine
+    /// forgets, the board is shown.
     fn start_game(&mut self, console: &mut Console) -> io::Result<()> {
+        self.clocks = Clocks::new(self.control);
+        self.turn_started = None;
+        self.lost_on_time = None;
         self.engine_failure = self.opponent.new_game().err();
-        console.say(&format!("{}.", capitalized_first(&self.sides())))?;
+        console.say(&format!("{}.", sentence(&self.sides())))?;
         self.show_board(console)
     }
 
     /// Lets the engine move for as long as it controls the side to move.
     fn engine_moves(&mut self, console: &mut Console) -> io::Result<()> {
-        while !self.humans_turn() && self.game.outcome().is_none() && self.engine_failure.is_none()
-        {
-            let chosen = self.opponent.choose(&self.game, self.think);
+        while !self.humans_turn() && self.ending().is_none() && self.engine_failure.is_none() {
+            let color = self.game.position().side_to_move();
+            let started = Instant::now();
+            let chosen = self.opponent.choose(&self.game, &self.clocks);
+            let in_time = self.punch(color, started.elapsed());
+            let before = self.game.position().clone();
             let played = chosen.and_then(|action| {
-                let before = self.game.position().clone();
-                self.game
-                    .apply(action.mv, action.switch)
-                    .map(|()| (before, action))
-                    .map_err(|error| format!("it chose {} and {error}", describe_action(action)))
+                self.game.apply(action.mv, action.switch).map_err(|error| {
+                    format!("it chose {} and {error}", san::format(&before, action.mv))
+                })?;
+                Ok(action)
             });
             match played {
-                Ok((before, action)) => {
-                    let name = self.opponent.name().to_string();
-                    let mut line = format!("{name} plays {}", numbered(&before, action.mv));
+                Ok(action) => {
+                    let mut line = format!(
+                        "{} plays {}",
+                        self.opponent.name(),
+                        numbered(&before, action.mv)
+                    );
                     if action.switch {
                         line += &format!(" and switches sides: {}", self.sides());
                     }
@@ -295,8 +339,23 @@ impl Session {
                     self.engine_failure = Some(problem);
                 }
             }
+            if !in_time {
+                self.announce_end(console)?;
+            }
         }
         Ok(())
+    }
+
+    /// Charges `color`'s clock for a move; false, and the game lost on time, if its flag fell.
+    fn punch(&mut self, color: Color, used: Duration) -> bool {
+        // A time per move binds the engine only: a person may take their time.
+        let binds = matches!(self.control, TimeControl::Clock { .. })
+            || self.game.controller(color) != self.human;
+        if self.clocks.of(color).punch(used, FLAG_MARGIN) || !binds {
+            return true;
+        }
+        self.lost_on_time = Some(color);
+        false
     }
 
     /// The person's move, checked and explained when it cannot be played.
@@ -306,11 +365,9 @@ impl Session {
         wants_switch: bool,
         console: &mut Console,
     ) -> io::Result<Flow> {
-        if let Some(outcome) = self.game.outcome() {
+        if let Some((result, why)) = self.ending() {
             console.say(&format!(
-                "the game is over ({}, {}): type new, undo, save FILE, load FILE or quit",
-                outcome.result(),
-                outcome.termination
+                "the game is over ({result}, {why}): type new, undo, save FILE, load FILE or quit"
             ))?;
             return Ok(Flow::Continue);
         }
@@ -322,7 +379,7 @@ impl Session {
             return Ok(Flow::Continue);
         }
         let position = self.game.position().clone();
-        let mv = match parse_move(&position, text) {
+        let mv = match command::parse_move(&position, text) {
             Ok(mv) => mv,
             Err(problem) => {
                 console.say(&problem)?;
@@ -331,7 +388,7 @@ impl Session {
         };
         let switchable = self.game.can_switch_after(mv);
         if wants_switch && let Err(error) = &switchable {
-            console.say(&explain_switch(error))?;
+            console.say(&explain_switch(&position, error))?;
             return Ok(Flow::Continue);
         }
         let after = position.after(mv);
@@ -347,49 +404,39 @@ impl Session {
                         "Switch sides and move again with {}? [y/n]",
                         capitalized(after.side_to_move())
                     );
-                    match self.ask_yes_no(&question, console)? {
+                    match ask_yes_no(&question, console)? {
                         Some(answer) => switch = answer,
                         None => return Ok(Flow::Quit),
                     }
                 }
-                Err(error) => console.say(&format!("{}: no switch", explain_switch(error)))?,
+                Err(error) => {
+                    console.say(&format!("{}: no switch", explain_switch(&position, error)))?
+                }
             }
         }
-        self.apply_human(mv, switch, console)?;
+        if let Err(error) = self.game.apply(mv, switch) {
+            // Checked above: only a fault of this program gets here.
+            log::error!("the game refused {mv} (switch {switch}): {error}");
+            console.say(&format!("cannot play that: {error}"))?;
+            return Ok(Flow::Continue);
+        }
+        let used = self
+            .turn_started
+            .take()
+            .map_or(Duration::ZERO, |t| t.elapsed());
+        self.punch(position.side_to_move(), used);
+        if switch {
+            console.say(&format!("You switch sides: {}.", self.sides()))?;
+        }
         self.announce_end(console)?;
         Ok(Flow::Continue)
     }
 
-    fn apply_human(&mut self, mv: Move, switch: bool, console: &mut Console) -> io::Result<()> {
-        if let Err(error) = self.game.apply(mv, switch) {
-            // Checked above: only a fault of this program gets here.
-            log::error!("the game refused {mv} (switch {switch}): {error}");
-            return console.say(&format!("cannot play that: {error}"));
-        }
-        if switch {
-            console.say(&format!("You switch sides: {}.", self.sides()))?;
-        }
-        Ok(())
-    }
-
-    /// Asks until the answer is yes or no; `None` when the person quits or the input ends.
-    fn ask_yes_no(&self, question: &str, console: &mut Console) -> io::Result<Option<bool>> {
-        console.say(question)?;
-        loop {
-            let Some(answer) = console.ask("switch?")? else {
-                return Ok(None);
-            };
-            match answer.to_ascii_lowercase().as_str() {
-                "y" | "yes" | "switch" => return Ok(Some(true)),
-                "n" | "no" | "stay" => return Ok(Some(false)),
-                "quit" | "exit" => return Ok(None),
-                _ => console.say("answer y to switch sides and move again, or n to stay")?,
-            }
-        }
-    }
-
     /// Takes back the person's last move and the engine's moves after it.
     fn undo(&mut self, console: &mut Console) -> io::Result<()> {
+        if self.lost_on_time.is_some() {
+            return console.say("the game was lost on time: type new, load FILE or quit");
+        }
         let mut game = self.game.clone();
         let mut taken = Vec::new();
         loop {
@@ -404,13 +451,14 @@ impl Session {
         }
         self.game = game;
         self.engine_failure = None;
+        self.turn_started = None;
         taken.reverse();
         console.say(&format!("Taken back: {}", taken.join(", ")))?;
         self.show_board(console)
     }
 
     /// The chain `mv` closes from `position`, if any.
-    fn chain_of(&self, position: &Position, mv: Move) -> Option<chain::Chain> {
+    fn chain_of(&self, position: &Position, mv: Move) -> Option<Chain> {
         let rules = self.game.rules();
         if !forms_chain(position, mv, rules) {
             return None;
@@ -430,11 +478,12 @@ impl Session {
         self.announce_end(console)
     }
 
+    /// The board, the last move with the chain it closed, the FEN, and the clocks.
     fn board_text(
         &self,
         position: &Position,
         last: Option<(&Position, Move)>,
-        found: Option<&chain::Chain>,
+        found: Option<&Chain>,
     ) -> String {
         let mut text = diagram(position, found);
         if let Some((before, mv)) = last {
@@ -457,58 +506,81 @@ impl Session {
             text.push('\n');
         }
         text += &format!("FEN: {}", position.to_fen());
+        if let TimeControl::Clock { .. } = self.control {
+            let mut clocks = self.clocks;
+            text += &format!(
+                "\nClocks: White {}, Black {}",
+                clock_face(clocks.of(Color::White).budget()),
+                clock_face(clocks.of(Color::Black).budget())
+            );
+        }
         text
     }
 
     fn announce_end(&self, console: &mut Console) -> io::Result<()> {
-        let Some(outcome) = self.game.outcome() else {
+        let Some((result, why)) = self.ending() else {
             return Ok(());
         };
-        let verdict = match self.game.score_of(self.human) {
+        let verdict = match result.score_of(self.color_of(self.human)) {
             Some(1.0) => "You win.".to_string(),
             Some(0.0) => format!("{} wins.", self.opponent.name()),
             _ => "Draw.".to_string(),
         };
         console.say(&format!(
-            "Game over: {} ({}). {verdict} Type new, undo, save FILE, load FILE or quit.",
-            outcome.result(),
-            outcome.termination
+            "Game over: {result} ({why}). {verdict} Type new, undo, save FILE, load FILE or quit."
         ))
     }
+
+    /// The game as a PGN record, the person named `Human`.
+    fn record(&self) -> GameRecord {
+        let mut record = GameRecord::new(self.game.clone());
+        let name = |player| {
+            if player == self.human {
+                files::HUMAN
+            } else {
+                self.opponent.name()
+            }
+        };
+        record.set_tag("Event", "Catena play");
+        record.set_tag("White", name(Player::StartedWhite));
+        record.set_tag("Black", name(Player::StartedBlack));
+        record.set_tag("TimeControl", self.control.to_string());
+        if let Some((result, why)) = self.ending() {
+            record.result = result;
+            record.comment = Some(why);
+        }
+        record
+    }
 }
 
-/// The legal move written `text`, or what is wrong with it.
-fn parse_move(position: &Position, text: &str) -> Result<Move, String> {
-    match position.parse_move(text) {
-        Ok(mv) => Ok(mv),
-        Err(MoveParseError::Notation(_)) => Err(format!(
-            "'{text}' is not a move or a command: type a move in SAN (e4, Nf3, O-O, e8=Q) \
-             or UCI (e2e4, g1f3, e7e8q), or 'help'"
-        )),
-        Err(error) => {
-            // The notation was good: two squares and perhaps a promotion letter.
-            let square = |range| text.get(range).and_then(|name: &str| name.parse().ok());
-            let promotion = text.get(4..).and_then(|rest| rest.chars().next());
-            match (square(0..2), square(2..4)) {
-                (Some(from), Some(to)) => Err(refusal::explain(
-                    position,
-                    from,
-                    to,
-                    promotion.and_then(Piece::from_letter),
-                )),
-                _ => Err(error.to_string()),
-            }
+/// How far past zero a clock may run before the flag falls, for the time it
+/// takes to print a move.
+const FLAG_MARGIN: Duration = Duration::from_millis(100);
+
+/// Asks until the answer is yes or no; `None` when the person quits or the input ends.
+fn ask_yes_no(question: &str, console: &mut Console) -> io::Result<Option<bool>> {
+    console.say(question)?;
+    loop {
+        let Some(answer) = console.ask("switch?")? else {
+            return Ok(None);
+        };
+        match answer.to_ascii_lowercase().as_str() {
+            "y" | "yes" | "switch" => return Ok(Some(true)),
+            "n" | "no" | "stay" => return Ok(Some(false)),
+            "quit" | "exit" => return Ok(None),
+            _ => console.say("answer y to switch sides and move again, or n to stay")?,
         }
     }
 }
 
-fn explain_switch(error: &GameError) -> String {
+fn explain_switch(position: &Position, error: &GameError) -> String {
     match error {
-        GameError::SwitchWithoutChain(mv) => {
-            format!("{mv} closes no chain, so you cannot switch after it")
-        }
+        GameError::SwitchWithoutChain(mv) => format!(
+            "{} closes no chain, so you cannot switch after it",
+            san::format(position, *mv)
+        ),
         GameError::SwitchOverLimit { switches, limit } => format!(
-            "switch limit reached: you have switched {switches} times in a row and this run allows {limit}"
+            "switch limit reached: this run of switches allows {limit} and you have made {switches}"
         ),
         other => other.to_string(),
     }
@@ -522,18 +594,29 @@ fn capitalized(color: Color) -> &'static str {
     }
 }
 
-fn capitalized_first(text: &str) -> String {
+/// `text` with its first letter in upper case.
+fn sentence(text: &str) -> String {
     let mut chars = text.chars();
     chars.next().map_or_else(String::new, |first| {
         first.to_uppercase().chain(chars).collect()
     })
 }
 
-/// The move with its number: `12. e2e4` or `12... e7e5`.
+/// `4:05.3`
+fn clock_face(left: Duration) -> String {
+    let tenths = left.as_millis() / 100;
+    format!("{}:{:02}.{}", tenths / 600, tenths / 10 % 60, tenths % 10)
+}
+
+/// The move in SAN with its number: `12. Nf3` or `12... e5`.
 fn numbered(before: &Position, mv: Move) -> String {
     let dots = match before.side_to_move() {
         Color::White => ".",
         Color::Black => "...",
     };
-    format!("{}{dots} {mv}", before.fullmove_number())
+    format!(
+        "{}{dots} {}",
+        before.fullmove_number(),
+        san::format(before, mv)
+    )
 }

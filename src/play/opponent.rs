@@ -1,21 +1,16 @@
 //! The engine the player faces: Catena searching in this process, or an
-//! engine of `engines.json` run as a UCI process.
+//! engine of an engine list run as a UCI process.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use crate::arena::{
+    Clocks, EngineSlot, EngineSpec, Offence, go_command, position_command, read_bestmove,
+};
 use crate::game::GameState;
 use crate::movepick::Action;
 use crate::search::{self, Control, Limits, Root, Variant};
-use crate::time::Budget;
 use crate::transposition::TranspositionTable;
-
-/// How long the engine may think about one move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Think {
-    Depth(i32),
-    MoveTime(Duration),
-}
 
 /// An engine that plays one side of the game.
 pub trait Opponent {
@@ -23,31 +18,31 @@ pub trait Opponent {
     /// Forgets everything about the game before.
     fn new_game(&mut self) -> Result<(), String>;
     /// The action (a move, and whether to switch after it) for the side to
-    /// move in `game`, which must not be over.
-    fn choose(&mut self, game: &GameState, think: Think) -> Result<Action, String>;
+    /// move in `game`, which must not be over, within the time `clocks` give
+    /// that side.
+    fn choose(&mut self, game: &GameState, clocks: &Clocks) -> Result<Action, String>;
 }
 
 /// Catena's own search, run in this process.
 pub struct InProcess {
     tt: Arc<TranspositionTable>,
+    /// A fixed search depth, which also ends the search when the clock allows more.
+    depth: Option<i32>,
 }
 
-/// The transposition table's size: plenty for moves of a second or two.
+/// The transposition table's size: plenty for moves of a few seconds.
 const HASH_MB: usize = 64;
 /// The search recurses deeply; the UCI engine gives its thread the same stack.
 const SEARCH_STACK: usize = 64 << 20;
+/// Time kept back from every move for printing and drawing.
+const OVERHEAD: Duration = Duration::from_millis(20);
 
 impl InProcess {
-    pub fn new() -> InProcess {
+    pub fn new(depth: Option<i32>) -> InProcess {
         InProcess {
             tt: Arc::new(TranspositionTable::new(HASH_MB)),
+            depth,
         }
-    }
-}
-
-impl Default for InProcess {
-    fn default() -> InProcess {
-        InProcess::new()
     }
 }
 
@@ -61,18 +56,21 @@ impl Opponent for InProcess {
         Ok(())
     }
 
-    fn choose(&mut self, game: &GameState, think: Think) -> Result<Action, String> {
+    fn choose(&mut self, game: &GameState, clocks: &Clocks) -> Result<Action, String> {
         let started = Instant::now();
-        let root = root_of(game);
-        let mut limits = Limits {
+        let root = Root {
+            position: game.position().clone(),
+            run: game.run(),
+            history: game.plies().iter().map(|ply| ply.before().key()).collect(),
+            variant: Variant::Sscc(*game.rules()),
+        };
+        let limits = Limits {
+            depth: self.depth,
+            budget: Some(clocks.search_budget(root.position.side_to_move(), OVERHEAD)),
             multipv: 1,
             threads: 1,
             ..Limits::default()
         };
-        match think {
-            Think::Depth(depth) => limits.depth = Some(depth),
-            Think::MoveTime(time) => limits.budget = Some(Budget::fixed(time, Duration::ZERO)),
-        }
         let control = Control::default();
         let tt = &self.tt;
         let result = std::thread::scope(|scope| {
@@ -99,13 +97,62 @@ impl Opponent for InProcess {
     }
 }
 
-/// The search's root for the game as it stands: position, switch run and the
-/// keys of every earlier position, for repetitions.
-fn root_of(game: &GameState) -> Root {
-    Root {
-        position: game.position().clone(),
-        run: game.run(),
-        history: game.plies().iter().map(|ply| ply.before().key()).collect(),
-        variant: Variant::Sscc(*game.rules()),
+/// An engine of an engine list, run as a UCI process and restarted after a fault.
+pub struct Process {
+    slot: EngineSlot,
+    /// How far past its clock an engine may answer before it counts as hanging.
+    margin: Duration,
+}
+
+impl Process {
+    pub fn new(spec: EngineSpec, variant: Variant) -> Process {
+        Process {
+            slot: EngineSlot::new(spec, variant),
+            margin: Duration::from_secs(1),
+        }
+    }
+}
+
+impl Opponent for Process {
+    fn name(&self) -> &str {
+        self.slot.name()
+    }
+
+    fn new_game(&mut self) -> Result<(), String> {
+        let started = self.slot.engine().and_then(|engine| {
+            engine
+                .new_game()
+                .map_err(|fault| format!("the engine {fault}"))
+        });
+        if started.is_err() {
+            self.slot.discard();
+        }
+        started
+    }
+
+    fn choose(&mut self, game: &GameState, clocks: &Clocks) -> Result<Action, String> {
+        let color = game.position().side_to_move();
+        let mut clocks = *clocks;
+        let allowed = clocks.of(color).budget() + self.margin;
+        let engine = self.slot.engine()?;
+        let answer = engine.think(
+            &position_command(game, engine.sscc()),
+            &go_command(engine.spec(), &clocks, color),
+            allowed,
+        );
+        let chosen = answer
+            .map_err(|fault| format!("the engine {fault}"))
+            .and_then(|answer| {
+                read_bestmove(game.position(), &answer.bestmove).map_err(|offence| match offence {
+                    Offence::IllegalMove(mv) => format!("it sent the illegal move {mv}"),
+                    Offence::Unreadable(line) => format!("it sent {line}, which names no move"),
+                    other => format!("{other:?}"),
+                })
+            });
+        if chosen.is_err() {
+            // Whatever state it is in, the next move gets a fresh process.
+            self.slot.discard();
+        }
+        chosen.map(|(mv, switch)| Action { mv, switch })
     }
 }

@@ -1,10 +1,8 @@
 //! Why a move the player typed cannot be played, in words a player understands:
 //! no piece there, that piece cannot move there, or it leaves the king in check.
 
-use crate::board::attacks::{
-    bishop_attacks, king_attacks, knight_attacks, pawn_attacks, queen_attacks, rook_attacks,
-};
-use crate::board::{Bitboard, Castling, Color, Piece, Position, Square, Wing};
+use crate::board::san::{piece_name, reaches};
+use crate::board::{Castling, Piece, Position, Square, Wing};
 
 /// Why `from`-`to` (with `promotion`) is not a legal move in `position`; call
 /// it only for moves that are not legal.
@@ -17,97 +15,35 @@ pub fn explain(position: &Position, from: Square, to: Square, promotion: Option<
         return format!("there is no {us} piece on {from}");
     };
     let name = format!("the {us} {} on {from}", piece_name(piece));
+    let castling = Wing::ALL
+        .into_iter()
+        .find(|&wing| {
+            let castling = Castling::of(us, wing);
+            piece == Piece::King && castling.king_from == from && castling.king_to == to
+        })
+        .filter(|&wing| {
+            position.castling_rights().has(us, wing)
+                && (Castling::of(us, wing).must_be_empty & position.occupied()).is_empty()
+        });
+    if castling.is_some() {
+        return if position.in_check() {
+            "you cannot castle out of check".to_string()
+        } else {
+            "you cannot castle through or into check".to_string()
+        };
+    }
     if !reaches(position, piece, from, to) {
         return format!("{name} cannot move to {to}");
     }
     let promotes = piece == Piece::Pawn && to.relative_rank(us) == 7;
     match promotion {
         None if promotes => {
-            return format!(
-                "a pawn reaching the last rank must promote: add q, r, b or n ({from}{to}q)"
-            );
+            format!("a pawn reaching the last rank must promote: add q, r, b or n ({from}{to}q)")
         }
-        Some(_) if !promotes => return format!("{name} does not promote on {to}"),
-        _ => {}
+        Some(_) if !promotes => format!("{name} does not promote on {to}"),
+        _ if piece == Piece::King => format!("that leaves your king in check: {to} is attacked"),
+        _ => format!("that leaves your king in check ({name} cannot move to {to})"),
     }
-    if piece == Piece::King && from.file().abs_diff(to.file()) == 2 {
-        if position.in_check() {
-            "you cannot castle out of check".to_string()
-        } else {
-            "you cannot castle through or into check".to_string()
-        }
-    } else if piece == Piece::King {
-        format!("that leaves your king in check: {to} is attacked")
-    } else {
-        format!("that leaves your king in check ({name} cannot move to {to})")
-    }
-}
-
-/// The English name of a piece.
-pub fn piece_name(piece: Piece) -> &'static str {
-    match piece {
-        Piece::Pawn => "pawn",
-        Piece::Knight => "knight",
-        Piece::Bishop => "bishop",
-        Piece::Rook => "rook",
-        Piece::Queen => "queen",
-        Piece::King => "king",
-    }
-}
-
-/// Whether the side to move's `piece` on `from` could go to `to` if its own
-/// king's safety did not matter: the move's geometry, blockers, the capture
-/// rules of pawns, castling rights and an empty path between king and rook.
-pub fn reaches(position: &Position, piece: Piece, from: Square, to: Square) -> bool {
-    let us = position.side_to_move();
-    let occupied = position.occupied();
-    if position.colored(us).contains(to) {
-        return false;
-    }
-    let targets = match piece {
-        Piece::Knight => knight_attacks(from),
-        Piece::Bishop => bishop_attacks(from, occupied),
-        Piece::Rook => rook_attacks(from, occupied),
-        Piece::Queen => queen_attacks(from, occupied),
-        Piece::King => king_attacks(from) | castling_targets(position, us),
-        Piece::Pawn => pawn_targets(position, us, from),
-    };
-    targets.contains(to)
-}
-
-/// Where the king of `us` may castle to by rights and empty squares alone.
-fn castling_targets(position: &Position, us: Color) -> Bitboard {
-    Wing::ALL
-        .into_iter()
-        .filter(|&wing| position.castling_rights().has(us, wing))
-        .map(|wing| Castling::of(us, wing))
-        .filter(|castling| (castling.must_be_empty & position.occupied()).is_empty())
-        .map(|castling| castling.king_to.bitboard())
-        .fold(Bitboard::EMPTY, |targets, to| targets | to)
-}
-
-/// Pushes onto empty squares and captures of enemy pieces or en passant.
-fn pawn_targets(position: &Position, us: Color, from: Square) -> Bitboard {
-    let empty = !position.occupied();
-    let push = |square: Square| {
-        square
-            .offset(0, us.forward())
-            .filter(|&s| empty.contains(s))
-    };
-    let mut targets = Bitboard::EMPTY;
-    if let Some(single) = push(from) {
-        targets |= single.bitboard();
-        if from.relative_rank(us) == 1
-            && let Some(double) = push(single)
-        {
-            targets |= double.bitboard();
-        }
-    }
-    let capturable = position.colored(!us)
-        | position
-            .en_passant()
-            .map_or(Bitboard::EMPTY, Square::bitboard);
-    targets | (pawn_attacks(us, from) & capturable)
 }
 
 #[cfg(test)]
