@@ -442,3 +442,110 @@ fn a_full_game_against_the_engine() {
     terminal.expect("e4", "the game is over");
     terminal.quit();
 }
+
+/// An engine list with Catena at depth 2 and the faulty engine of
+/// `tests/fake_engines/faulty.sh` sending an illegal move at its second `go`.
+fn engine_list(test: &str) -> std::path::PathBuf {
+    let catena = env!("CARGO_BIN_EXE_catena");
+    let faulty = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fake_engines/faulty.sh");
+    let entry = |name: &str, command: String| {
+        format!(
+            r#"{{"name": "{name}", "command": {command:?}, "workingDirectory": ".", "protocol": "uci", "depth": 2}}"#
+        )
+    };
+    let path = scratch_file(test, "engines.json");
+    let list = [
+        entry("Catena-d2", format!("\"{catena}\"")),
+        entry("Faulty", format!("sh \"{faulty}\" illegal 2 \"{catena}\"")),
+    ];
+    std::fs::write(&path, format!("[{}]", list.join(",\n"))).unwrap();
+    path
+}
+
+#[test]
+fn an_engine_of_the_list_plays_through_uci_switches_included() {
+    let list = engine_list("uci-engine");
+    let args = ["--engine", "Catena-d2", "--engines", list.to_str().unwrap()];
+    let (mut terminal, greeting) = Terminal::start(&args);
+    assert!(greeting.contains("against Catena-d2"), "{greeting}");
+    terminal.expect("c3", "Catena-d2 plays 1... ");
+    let text = terminal.type_line("d3");
+    let before_switch = last_position(&text);
+    terminal.expect(
+        "y",
+        "You switch sides: you play Black, Catena-d2 plays White.",
+    );
+    // The engine now gets `position startpos moves c2c3 … d2d3 switch …` and answers with White.
+    let ours = before_switch.legal_moves()[0];
+    let answer = terminal.expect(&ours.to_string(), "Catena-d2 plays 3. ");
+    let shown = positions(&answer);
+    assert_eq!(shown[0].key(), before_switch.after(ours).key());
+    for pair in shown.windows(2) {
+        assert!(move_between(&pair[0], &pair[1]).is_some(), "{answer}");
+    }
+    terminal.quit();
+}
+
+#[test]
+fn an_engine_that_fails_is_reported_and_restarted() {
+    let list = engine_list("faulty-engine");
+    let args = ["--engine", "Faulty", "--engines", list.to_str().unwrap()];
+    let (mut terminal, _) = Terminal::start(&args);
+    terminal.expect("e4", "Faulty plays 1... ");
+    let answer = terminal.expect("Nf3", "Faulty could not move: it sent the illegal move ");
+    assert!(
+        answer.ends_with("Type undo, new, load FILE or quit.\nBlack to move> "),
+        "{answer}"
+    );
+    terminal.expect("e5", "it is Faulty's turn, but it could not move");
+    terminal.expect("undo", "Taken back: 2. Nf3");
+    // A fresh process answers its first `go` properly.
+    terminal.expect("Nf3", "Faulty plays 2... ");
+    terminal.quit();
+}
+
+#[test]
+fn an_unknown_engine_is_named_in_one_line() {
+    let list = engine_list("unknown-engine");
+    let output = Command::new(env!("CARGO_BIN_EXE_catena"))
+        .args([
+            "play",
+            "--engine",
+            "Nobody",
+            "--engines",
+            list.to_str().unwrap(),
+        ])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("no engine 'Nobody' in ") && stderr.contains("(it has: Catena-d2, Faulty)"),
+        "{stderr}"
+    );
+    assert!(output.stdout.is_empty());
+}
+
+#[test]
+fn clocks_run_and_a_flag_falls() {
+    let (mut terminal, greeting) = Terminal::start(&["--tc", "1+0", "--depth", "1"]);
+    assert!(greeting.contains("time control 1."), "{greeting}");
+    assert!(
+        greeting.contains("\nClocks: White 0:01.0, Black 0:01.0\n"),
+        "{greeting}"
+    );
+    std::thread::sleep(Duration::from_millis(1300));
+    let answer = terminal.expect("e4", "Game over: 0-1 (White loses on time). Catena wins.");
+    assert_eq!(prompt(&answer), "game over> ");
+    terminal.expect("undo", "the game was lost on time");
+    let saved = scratch_file("flag", "game.pgn");
+    terminal.expect(&format!("save {}", saved.display()), "Saved the game to ");
+    let text = std::fs::read_to_string(&saved).unwrap();
+    assert!(
+        text.contains("[Result \"0-1\"]") && text.contains("[TimeControl \"1\"]"),
+        "{text}"
+    );
+    assert!(text.contains("1. e4 {White loses on time} 0-1"), "{text}");
+    terminal.quit();
+}
