@@ -255,7 +255,7 @@ pub fn play(seats: &mut Seats, opening: &Opening, settings: &GameSettings) -> Pl
 }
 
 /// The colour `player` controls now.
-fn color_of(game: &GameState, player: Player) -> Color {
+pub fn color_of(game: &GameState, player: Player) -> Color {
     if game.controller(Color::White) == player {
         Color::White
     } else {

@@ -22,7 +22,7 @@ use clap::{Args, ValueEnum};
 
 pub use adjudication::{Adjudication, DrawRule, ResignRule};
 pub use arbiter::{
-    Ending, GameSettings, Offence, Played, go_command, position_command, read_bestmove,
+    Ending, GameSettings, Offence, Played, color_of, go_command, position_command, read_bestmove,
 };
 pub use engine::{Engine, EngineSlot};
 pub use engine_list::EngineSpec;
@@ -70,6 +70,7 @@ pub struct MatchArgs {
     /// Append each finished game to this PGN file [default: print the games].
     #[arg(long, value_name = "FILE")]
     pgn: Option<PathBuf>,
+    /// SSCC, or chess (every switch refused, no SSCC tags).
     #[arg(long, value_enum, default_value = "sscc")]
     variant: VariantName,
     /// The SSCC switch rule (spec section 3).

@@ -11,13 +11,13 @@ use std::thread;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use super::EngineSpec;
-use super::arbiter::{self, GameSettings, Offence, Played};
+use super::arbiter::{self, GameSettings, Offence, Played, color_of};
 use super::engine::{Engine, EngineSlot};
 use super::openings::Opening;
 use super::stats::{Sprt, SprtState, Tally};
-use crate::board::Color;
 use crate::game::Player;
 use crate::game::pgn::{self, GameRecord};
+use crate::search::Variant;
 
 /// Everything a match needs.
 #[derive(Clone, Debug)]
@@ -84,8 +84,8 @@ pub fn run(settings: &MatchSettings) -> Result<Standings, String> {
         settings.games,
         settings.game.time_control,
         match settings.game.variant {
-            crate::search::Variant::Sscc(rules) => format!("SSCC ({rules})"),
-            crate::search::Variant::Chess => "chess".to_string(),
+            Variant::Sscc(rules) => format!("SSCC ({rules})"),
+            Variant::Chess => "chess".to_string(),
         },
         settings.concurrency
     );
@@ -172,7 +172,7 @@ fn record(
         (second, first)
     };
     let mut record = GameRecord::new(played.game.clone());
-    record.sscc = matches!(settings.game.variant, crate::search::Variant::Sscc(_));
+    record.sscc = matches!(settings.game.variant, Variant::Sscc(_));
     record.result = played.result;
     record.comment = Some(played.ending.comment(played.result));
     for (tag, value) in [
@@ -206,12 +206,10 @@ fn report(
     } else {
         Player::StartedBlack
     };
-    let first_color = if played.game.controller(Color::White) == first_player {
-        Color::White
-    } else {
-        Color::Black
-    };
-    let first_points = played.result.score_of(first_color).unwrap_or(0.5);
+    let first_points = played
+        .result
+        .score_of(color_of(&played.game, first_player))
+        .expect("the arbiter decides every game");
     standings.tally.add(first_points);
     let switches = played
         .game

@@ -240,11 +240,7 @@ impl Session {
 
     /// The colour `player` controls now.
     fn color_of(&self, player: Player) -> Color {
-        if self.game.controller(Color::White) == player {
-            Color::White
-        } else {
-            Color::Black
-        }
+        arena::color_of(&self.game, player)
     }
 
     /// Who plays which colour now: `you play White, Catena plays Black`.
