@@ -80,7 +80,14 @@ impl Terminal {
 
     /// Types `line` and returns the answer, up to and including the next prompt.
     fn type_line(&mut self, line: &str) -> String {
-        writeln!(self.stdin, "{line}").expect("catena play reads its input");
+        self.type_bytes(line.as_bytes())
+    }
+
+    fn type_bytes(&mut self, line: &[u8]) -> String {
+        self.stdin
+            .write_all(line)
+            .expect("catena play reads its input");
+        self.stdin.write_all(b"\n").unwrap();
         self.stdin.flush().unwrap();
         self.until_prompt()
     }
@@ -190,6 +197,13 @@ fn every_invalid_input_is_explained_and_the_game_goes_on() {
         assert_eq!(answer.lines().count(), 2, "after '{line}': {answer}");
         assert_eq!(prompt(&answer), "White to move> ", "after '{line}'");
     }
+
+    let answer = terminal.type_bytes(b"e2\xffe4");
+    assert_eq!(
+        answer,
+        "'e2\u{fffd}e4' is not a move or a command: type a move in SAN (e4, Nf3, O-O, e8=Q) \
+         or UCI (e2e4, g1f3, e7e8q), or 'help'\nWhite to move> "
+    );
 
     // It leaves your king in check: the knight on e2 is pinned, d2 is attacked.
     let pinned = "4r1k1/8/8/8/8/1n6/4N3/4K3 w - - 0 1";
@@ -537,6 +551,7 @@ fn clocks_run_and_a_flag_falls() {
     );
     std::thread::sleep(Duration::from_millis(1300));
     let answer = terminal.expect("e4", "Game over: 0-1 (White loses on time). Catena wins.");
+    assert_eq!(answer.lines().count(), 2, "{answer}");
     assert_eq!(prompt(&answer), "game over> ");
     terminal.expect("undo", "the game was lost on time");
     let saved = scratch_file("flag", "game.pgn");
@@ -546,6 +561,27 @@ fn clocks_run_and_a_flag_falls() {
         text.contains("[Result \"0-1\"]") && text.contains("[TimeControl \"1\"]"),
         "{text}"
     );
-    assert!(text.contains("1. e4 {White loses on time} 0-1"), "{text}");
+    // The move came after the flag fell: it was not played.
+    assert!(
+        text.ends_with("\n\n{White loses on time} 0-1\n\n"),
+        "{text}"
+    );
+    terminal.quit();
+}
+
+#[test]
+fn a_time_per_move_binds_only_the_engine() {
+    let (mut terminal, _) = Terminal::start(&["--tc", "st=0.2", "--depth", "1"]);
+    std::thread::sleep(Duration::from_millis(400));
+    terminal.type_line("c3");
+    std::thread::sleep(Duration::from_millis(400));
+    terminal.expect("d3", "Switch sides and move again with Black? [y/n]");
+    std::thread::sleep(Duration::from_millis(400));
+    let answer = terminal.expect("y", "You switch sides");
+    assert!(!answer.contains("Game over"), "{answer}");
+    assert_eq!(
+        prompt(&answer),
+        "Black to move (1 switch in a row, limit 2)> "
+    );
     terminal.quit();
 }

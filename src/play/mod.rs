@@ -131,12 +131,13 @@ impl Console<'_> {
     fn ask(&mut self, prompt: &str) -> io::Result<Option<String>> {
         write!(self.output, "{prompt}> ")?;
         self.output.flush()?;
-        let mut line = String::new();
-        if self.input.read_line(&mut line)? == 0 {
+        let mut line = Vec::new();
+        if self.input.read_until(b'\n', &mut line)? == 0 {
             writeln!(self.output)?;
             return Ok(None);
         }
-        Ok(Some(line.trim().to_string()))
+        // Bytes that are not UTF-8 become U+FFFD, to be refused like any other typo.
+        Ok(Some(String::from_utf8_lossy(&line).trim().to_string()))
     }
 }
 
@@ -306,7 +307,11 @@ impl Session {
             let color = self.game.position().side_to_move();
             let started = Instant::now();
             let chosen = self.opponent.choose(&self.game, &self.clocks);
-            let in_time = self.punch(color, started.elapsed());
+            // A move that comes after the flag fell is not played.
+            if !self.charge(color, started.elapsed()) {
+                self.announce_end(console)?;
+                continue;
+            }
             let before = self.game.position().clone();
             let played = chosen.and_then(|action| {
                 self.game.apply(action.mv, action.switch).map_err(|error| {
@@ -335,23 +340,33 @@ impl Session {
                     self.engine_failure = Some(problem);
                 }
             }
-            if !in_time {
-                self.announce_end(console)?;
-            }
         }
         Ok(())
     }
 
-    /// Charges `color`'s clock for a move; false, and the game lost on time, if its flag fell.
-    fn punch(&mut self, color: Color, used: Duration) -> bool {
+    /// Whether `color`'s flag falls if its move takes `used`.
+    fn flag_falls(&self, color: Color, used: Duration) -> bool {
         // A time per move binds the engine only: a person may take their time.
         let binds = matches!(self.control, TimeControl::Clock { .. })
             || self.game.controller(color) != self.human;
-        if self.clocks.of(color).punch(used, FLAG_MARGIN) || !binds {
-            return true;
+        let mut clocks = self.clocks;
+        binds && !clocks.of(color).punch(used, FLAG_MARGIN)
+    }
+
+    /// Charges `color`'s clock for a move; false, and the game lost on time, if its flag fell.
+    fn charge(&mut self, color: Color, used: Duration) -> bool {
+        if self.flag_falls(color, used) {
+            self.lost_on_time = Some(color);
+            return false;
         }
-        self.lost_on_time = Some(color);
-        false
+        self.clocks.of(color).punch(used, FLAG_MARGIN);
+        true
+    }
+
+    /// How long the person's turn has lasted.
+    fn thinking_time(&self) -> Duration {
+        self.turn_started
+            .map_or(Duration::ZERO, |started| started.elapsed())
     }
 
     /// The person's move, checked and explained when it cannot be played.
@@ -382,6 +397,13 @@ impl Session {
                 return Ok(Flow::Continue);
             }
         };
+        let color = position.side_to_move();
+        if self.flag_falls(color, self.thinking_time()) {
+            // The move comes too late to be played.
+            self.lost_on_time = Some(color);
+            self.announce_end(console)?;
+            return Ok(Flow::Continue);
+        }
         let switchable = self.game.can_switch_after(mv);
         if wants_switch && let Err(error) = &switchable {
             console.say(&explain_switch(&position, error))?;
@@ -410,17 +432,17 @@ impl Session {
                 }
             }
         }
+        // Charged before the move, while `color` is still the person's, with the
+        // time spent on the switch question: should the flag fall during it,
+        // the move stands and the game is lost on time.
+        self.charge(color, self.thinking_time());
+        self.turn_started = None;
         if let Err(error) = self.game.apply(mv, switch) {
             // Checked above: only a fault of this program gets here.
             log::error!("the game refused {mv} (switch {switch}): {error}");
             console.say(&format!("cannot play that: {error}"))?;
             return Ok(Flow::Continue);
         }
-        let used = self
-            .turn_started
-            .take()
-            .map_or(Duration::ZERO, |t| t.elapsed());
-        self.punch(position.side_to_move(), used);
         if switch {
             console.say(&format!("You switch sides: {}.", self.sides()))?;
         }
