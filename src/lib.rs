@@ -6,6 +6,7 @@ pub mod chain;
 pub mod eval;
 pub mod game;
 pub mod movepick;
+pub mod play;
 pub mod search;
 pub mod time;
 pub mod tools;

@@ -4,6 +4,7 @@ use clap::{Parser, Subcommand};
 
 use catena::arena::{self, MatchArgs};
 use catena::board::attacks;
+use catena::play::{self, PlayArgs};
 use catena::tools::bench;
 use catena::tools::chain::{self, ChainArgs};
 use catena::tools::perft::{self, PerftArgs};
@@ -24,6 +25,7 @@ enum Command {
     Chain(ChainArgs),
     /// Play a match between two engines (SSCC or chess), refereed by Catena.
     Match(MatchArgs),
+    Play(PlayArgs),
     /// Search the built-in positions to a fixed depth; the last line is `<nodes> nodes <nps> nps`.
     Bench {
         /// Search depth.
@@ -70,6 +72,7 @@ fn main() -> ExitCode {
         Some(Command::Perft(args)) => perft::run(args),
         Some(Command::Chain(args)) => chain::run(args),
         Some(Command::Match(args)) => arena::run(args),
+        Some(Command::Play(args)) => play::run(args),
         Some(Command::Bench {
             depth,
             threads,

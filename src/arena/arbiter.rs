@@ -3,6 +3,7 @@
 
 use std::time::Duration;
 
+use super::EngineSpec;
 use super::adjudication::{Adjudication, Adjudicator, Verdict};
 use super::engine::{EngineSlot, Fault};
 use super::openings::Opening;
@@ -198,13 +199,7 @@ pub fn play(seats: &mut Seats, opening: &Opening, settings: &GameSettings) -> Pl
             Err(how) => return forfeit(game, player, Offence::Disconnected(how)),
         };
         let sscc = engine.sscc() && matches!(settings.variant, Variant::Sscc(_));
-        let mut go = format!("go {}", clocks.go_limits(color));
-        if let Some(depth) = engine.spec().depth {
-            go.push_str(&format!(" depth {depth}"));
-        }
-        if let Some(nodes) = engine.spec().nodes {
-            go.push_str(&format!(" nodes {nodes}"));
-        }
+        let go = go_command(engine.spec(), &clocks, color);
         let allowed = clocks.of(color).budget() + settings.time_margin;
         let answer = match engine.think(&position_command(&game, sscc), &go, allowed) {
             Ok(answer) => answer,
@@ -268,8 +263,20 @@ pub fn color_of(game: &GameState, player: Player) -> Color {
     }
 }
 
+/// `go` with the clocks' limits for `color`, and the engine's own depth and node limits.
+pub fn go_command(spec: &EngineSpec, clocks: &Clocks, color: Color) -> String {
+    let mut go = format!("go {}", clocks.go_limits(color));
+    if let Some(depth) = spec.depth {
+        go.push_str(&format!(" depth {depth}"));
+    }
+    if let Some(nodes) = spec.nodes {
+        go.push_str(&format!(" nodes {nodes}"));
+    }
+    go
+}
+
 /// `position startpos|fen … [moves …]`, with `switch` tokens for an SSCC engine.
-fn position_command(game: &GameState, with_switches: bool) -> String {
+pub fn position_command(game: &GameState, with_switches: bool) -> String {
     let start = game.start().to_fen();
     let mut command = if start == Position::START_FEN {
         "position startpos".to_string()
@@ -292,7 +299,7 @@ fn position_command(game: &GameState, with_switches: bool) -> String {
 }
 
 /// The move and switch of the words after `bestmove`: `<move> [switch | ponder <move>]`.
-fn read_bestmove(position: &Position, words: &[String]) -> Result<(Move, bool), Offence> {
+pub fn read_bestmove(position: &Position, words: &[String]) -> Result<(Move, bool), Offence> {
     let line = || format!("'bestmove {}'", words.join(" "));
     let (text, switch) = match words {
         [mv] => (mv, false),

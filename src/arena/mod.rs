@@ -15,13 +15,15 @@ mod stats;
 mod time_control;
 mod tournament;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use clap::{Args, ValueEnum};
 
 pub use adjudication::{Adjudication, DrawRule, ResignRule};
-pub use arbiter::{Ending, GameSettings, Offence, Played};
+pub use arbiter::{
+    Ending, GameSettings, Offence, Played, color_of, go_command, position_command, read_bestmove,
+};
 pub use engine::{Engine, EngineSlot};
 pub use engine_list::EngineSpec;
 pub use openings::Opening;
@@ -104,26 +106,32 @@ pub fn run(args: &MatchArgs) -> Result<bool, String> {
     Ok(true)
 }
 
+/// The engine list at `path`, by default the one at the top of the repository, and its path.
+pub fn engine_list(path: Option<&Path>) -> Result<(PathBuf, Vec<EngineSpec>), String> {
+    let path = path.map_or_else(|| PathBuf::from(DEFAULT_ENGINES), Path::to_path_buf);
+    let list = engine_list::load(&path)?;
+    Ok((path, list))
+}
+
+/// The entry of `list` (read from `path`) called `name`.
+pub fn engine_named(list: &[EngineSpec], path: &Path, name: &str) -> Result<EngineSpec, String> {
+    list.iter()
+        .find(|spec| spec.name == name)
+        .cloned()
+        .ok_or_else(|| {
+            let names: Vec<&str> = list.iter().map(|spec| spec.name.as_str()).collect();
+            format!(
+                "no engine '{name}' in {} (it has: {})",
+                path.display(),
+                names.join(", ")
+            )
+        })
+}
+
 /// The match the arguments describe, every file read and every value checked.
 pub fn settings(args: &MatchArgs) -> Result<MatchSettings, String> {
-    let engines_path = args
-        .engines
-        .clone()
-        .unwrap_or_else(|| PathBuf::from(DEFAULT_ENGINES));
-    let list = engine_list::load(&engines_path)?;
-    let pick = |name: &str| {
-        list.iter()
-            .find(|spec| spec.name == name)
-            .cloned()
-            .ok_or_else(|| {
-                let names: Vec<&str> = list.iter().map(|spec| spec.name.as_str()).collect();
-                format!(
-                    "no engine '{name}' in {} (it has: {})",
-                    engines_path.display(),
-                    names.join(", ")
-                )
-            })
-    };
+    let (engines_path, list) = engine_list(args.engines.as_deref())?;
+    let pick = |name: &str| engine_named(&list, &engines_path, name);
     let engines = match &args.names[..] {
         [] if list.len() >= 2 => [list[0].clone(), list[1].clone()],
         [] => {

@@ -5,6 +5,7 @@ use std::str::FromStr;
 use std::time::Duration;
 
 use crate::board::Color;
+use crate::time::Budget;
 
 /// A time control as cutechess-cli writes it: `40/60+0.6` (40 moves in 60 s,
 /// then again, plus 0.6 s a move), `10+0.1`, `1:30` (minutes and seconds), or
@@ -176,6 +177,23 @@ impl Clocks {
 
     pub fn of(&mut self, color: Color) -> &mut Clock {
         &mut self.0[color.index()]
+    }
+
+    /// What Catena's own time manager makes of `to_move`'s clock, for an
+    /// engine searching in this process rather than answering `go`.
+    pub fn search_budget(&self, to_move: Color, overhead: Duration) -> Budget {
+        let clock = &self.0[to_move.index()];
+        match clock.control {
+            TimeControl::PerMove(per_move) => Budget::fixed(per_move, overhead),
+            TimeControl::Clock { increment, .. } => Budget::from_clock(
+                crate::time::Clock {
+                    time: clock.left,
+                    increment,
+                    moves_to_go: clock.moves_to_go(),
+                },
+                overhead,
+            ),
+        }
     }
 
     /// The limits of a UCI `go` for `to_move`: `wtime … btime … winc … binc …

@@ -257,7 +257,7 @@ fn parse_castling(position: &Position, text: &str, wing: Wing) -> Result<Move, S
 }
 
 /// Whether `piece` on `from` could go to `to` if its own king's safety did not matter.
-fn reaches(position: &Position, piece: Piece, from: Square, to: Square) -> bool {
+pub fn reaches(position: &Position, piece: Piece, from: Square, to: Square) -> bool {
     let us = position.side_to_move();
     let occupied = position.occupied();
     if position.colored(us).contains(to) {
@@ -329,7 +329,7 @@ fn piece_letter(piece: Piece) -> char {
     piece.letter().to_ascii_uppercase()
 }
 
-fn piece_name(piece: Piece) -> &'static str {
+pub fn piece_name(piece: Piece) -> &'static str {
     match piece {
         Piece::Pawn => "pawn",
         Piece::Knight => "knight",

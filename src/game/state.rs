@@ -51,6 +51,13 @@ pub struct Ply {
     run_before: SwitchRun,
 }
 
+impl Ply {
+    /// The position the move was played from.
+    pub fn before(&self) -> &Position {
+        &self.before
+    }
+}
+
 /// An SSCC game from a start position.
 #[derive(Clone, Debug)]
 pub struct GameState {

@@ -99,27 +99,32 @@ fn moved_squares<'a>(
     Ok(moved)
 }
 
-/// The board with the smallest chain's pieces in brackets and the squares it
-/// surrounds as `+`, then the verdict.
+/// The board, then the verdict with the chain's size, pieces and squares.
 fn describe(position: &Position, found: Option<&Chain>, report: &Report) -> String {
-    let on_loop: Bitboard = found
-        .map(|chain| {
-            chain
-                .smallest
-                .iter()
-                .map(|&c| chain::square_of(c))
-                .collect()
-        })
-        .unwrap_or_default();
-    let inside: Bitboard = found
-        .map(|chain| {
-            chain
-                .enclosed
-                .iter()
-                .map(|&c| chain::square_of(c))
-                .collect()
-        })
-        .unwrap_or_default();
+    let mut text = diagram(position, found);
+    text.push('\n');
+    let _ = writeln!(text, "chain: {}", if report.chain { "yes" } else { "no" });
+    if report.chain {
+        let _ = writeln!(text, "size: {}", report.size);
+        let _ = writeln!(
+            text,
+            "smallest: {} ({} pieces)",
+            report.smallest.join(" "),
+            report.smallest.len()
+        );
+        let _ = writeln!(text, "enclosed: {}", report.enclosed.join(" "));
+    }
+    text
+}
+
+/// The board, White at the bottom, with the smallest chain's pieces in
+/// brackets and the squares it surrounds as `+`.
+pub fn diagram(position: &Position, found: Option<&Chain>) -> String {
+    let squares = |cells: &[chain::Cell]| -> Bitboard {
+        cells.iter().map(|&cell| chain::square_of(cell)).collect()
+    };
+    let on_loop = found.map_or(Bitboard::EMPTY, |chain| squares(&chain.smallest));
+    let inside = found.map_or(Bitboard::EMPTY, |chain| squares(&chain.enclosed));
     let mut text = String::new();
     for rank in (0..8).rev() {
         let _ = write!(text, "{} ", rank + 1);
@@ -138,18 +143,7 @@ fn describe(position: &Position, found: Option<&Chain>, report: &Report) -> Stri
         }
         text.push('\n');
     }
-    text.push_str("   a  b  c  d  e  f  g  h\n\n");
-    let _ = writeln!(text, "chain: {}", if report.chain { "yes" } else { "no" });
-    if report.chain {
-        let _ = writeln!(text, "size: {}", report.size);
-        let _ = writeln!(
-            text,
-            "smallest: {} ({} pieces)",
-            report.smallest.join(" "),
-            report.smallest.len()
-        );
-        let _ = writeln!(text, "enclosed: {}", report.enclosed.join(" "));
-    }
+    text.push_str("   a  b  c  d  e  f  g  h\n");
     text
 }
 
