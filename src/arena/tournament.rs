@@ -284,8 +284,9 @@ fn print_table(settings: &MatchSettings, standings: &Standings) {
             Some((elo, margin)) if margin.is_finite() => {
                 (format!("{elo:+.1}"), format!("{margin:.1}"))
             }
-            // One side scored everything: no finite estimate.
-            Some((elo, _)) => (format!("{elo:+}"), "-".to_string()),
+            // Near a clean sweep the interval runs past a score of 100%:
+            // no finite error bars (and no finite estimate at 100%).
+            Some((elo, _)) => (format!("{elo:+.1}"), "-".to_string()),
             None => ("-".to_string(), "-".to_string()),
         };
         let los = tally
