@@ -6,7 +6,9 @@
 //! piece stands on the outer border of a block, the largest chain through it
 //! in that block surrounds exactly the empty squares the block cuts off — a
 //! bitboard flood fill. Only a piece deep inside a block (every side of it
-//! bounded) needs the general method of [`super::enclosure`].
+//! bounded) needs the corridor search of [`super::surround`].
+
+use arrayvec::ArrayVec;
 
 use super::rejection::{escaping_squares, largest_group};
 use crate::board::attacks::king_attacks;
@@ -16,17 +18,17 @@ use crate::board::{Bitboard, Square};
 pub(super) struct BlockVerdict {
     /// The largest chain along the outer border of a block (0: none).
     pub largest_on_border: u32,
-    /// Whether the piece is inside a block that cuts off enough squares, so
-    /// that chains around parts of them may pass through it: only the general
-    /// method can tell.
-    pub undecided: bool,
+    /// The blocks the piece is deep inside that cut off enough squares:
+    /// chains around parts of them may pass through it, which only the
+    /// corridor search can tell.
+    pub inner: ArrayVec<Bitboard, 8>,
 }
 
 /// The chains through `piece` (occupied) on the board `occupied`.
 pub(super) fn chains_through(occupied: Bitboard, piece: Square, min_enclosed: u32) -> BlockVerdict {
     let mut verdict = BlockVerdict {
         largest_on_border: 0,
-        undecided: false,
+        inner: ArrayVec::new(),
     };
     let empty = !occupied;
     // A loop around a square needs four pieces at least.
@@ -39,7 +41,7 @@ pub(super) fn chains_through(occupied: Bitboard, piece: Square, min_enclosed: u3
         if on_outer_border(block, outside, piece) {
             verdict.largest_on_border = verdict.largest_on_border.max(cut_off.len());
         } else {
-            verdict.undecided = true;
+            verdict.inner.push(block);
         }
     }
     verdict
@@ -79,7 +81,7 @@ fn blocks_through(occupied: Bitboard, piece: Square) -> impl Iterator<Item = Bit
     let mut visited_path: Vec<Square> = Vec::with_capacity(64);
     // Each frame: the square and the neighbours it has yet to try.
     let mut frames: Vec<(Square, Bitboard)> = Vec::with_capacity(64);
-    let mut blocks = arrayvec::ArrayVec::<Bitboard, 8>::new();
+    let mut blocks = ArrayVec::<Bitboard, 8>::new();
 
     discovered[piece.index()] = 0;
     low[piece.index()] = 0;
