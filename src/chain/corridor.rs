@@ -21,6 +21,8 @@
 //! They share one set of claimed triangles, so no triangle is searched twice
 //! and together they do the work of a single flood; the first to reach the
 //! outer face raises a flag that the others check at every step, and stop.
+//! In parallel, a search whose stack grows long offers its older half to an
+//! idle thread, so that a thread that wakes late still finds work.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
@@ -48,6 +50,10 @@ pub enum Parallelism {
     Sequential,
     Parallel,
 }
+
+/// How long a parallel search's stack grows before it offers half to
+/// another thread.
+const SHARE_FROM: usize = 256;
 
 /// What the corridor finds in a triangle.
 enum Found {
@@ -118,18 +124,36 @@ impl<'a> Corridor<'a> {
         let triangles = 4 * self.kind.len();
         claims.clear();
         claims.resize_with(triangles.div_ceil(64), AtomicU64::default);
+        // Each search owns its first triangle, so that the first to start
+        // cannot take the others' before they run.
         let roots = self.around(piece);
+        for &root in &roots {
+            Alone(claims).claim(root);
+        }
         let found = AtomicBool::new(false);
         if parallel {
             let claims = Shared(claims);
             roots
                 .par_iter()
-                .any(|&root| self.search(root, &claims, &mut Vec::new(), &found))
+                .for_each(|&root| self.search_shared(vec![root], &claims, &found));
         } else {
-            let claims = Alone(claims);
-            roots
-                .iter()
-                .any(|&root| self.search(root, &claims, stack, &found))
+            stack.clear();
+            stack.extend(roots);
+            self.search(stack, &Alone(claims), &found, |_| false);
+        }
+        found.into_inner()
+    }
+
+    /// A search among others in parallel: when its stack grows long, it goes
+    /// on with the newer half and offers the older half to an idle thread.
+    fn search_shared(&self, mut stack: Vec<usize>, claims: &Shared, found: &AtomicBool) {
+        self.search(&mut stack, claims, found, |stack| stack.len() >= SHARE_FROM);
+        if !stack.is_empty() {
+            let newer = stack.split_off(stack.len() / 2);
+            rayon::join(
+                || self.search_shared(newer, claims, found),
+                || self.search_shared(stack, claims, found),
+            );
         }
     }
 
@@ -149,32 +173,27 @@ impl<'a> Corridor<'a> {
         ]
     }
 
-    /// One search: the flood from `root` over triangles nobody has claimed.
+    /// Floods from the claimed triangles on `stack` over triangles nobody
+    /// has claimed, until one is outside (then raises `found`), another search
+    /// has raised `found`, the stack is empty, or `pause` says to stop there.
     fn search(
         &self,
-        root: usize,
-        claims: &impl Claim,
         stack: &mut Vec<usize>,
+        claims: &impl Claim,
         found: &AtomicBool,
-    ) -> bool {
-        stack.clear();
-        let enter = |triangle: usize, stack: &mut Vec<usize>| {
-            if !claims.claim(triangle) {
-                return false;
+        pause: impl Fn(&Vec<usize>) -> bool,
+    ) {
+        while let Some(triangle) = stack.pop() {
+            if found.load(Ordering::Relaxed) {
+                return;
             }
             match self.found_in(triangle) {
-                Found::Outside => true,
-                Found::Open => {
-                    stack.push(triangle);
-                    false
+                Found::Outside => {
+                    found.store(true, Ordering::Relaxed);
+                    return;
                 }
-                Found::Wall => false,
-            }
-        };
-        let mut reached = enter(root, stack);
-        while let Some(triangle) = stack.pop() {
-            if reached || found.load(Ordering::Relaxed) {
-                break;
+                Found::Wall => continue,
+                Found::Open => {}
             }
             let (square, side) = (triangle / 4, triangle % 4);
             let across = match side {
@@ -183,14 +202,21 @@ impl<'a> Corridor<'a> {
                 TOP => 4 * (square + self.stride) + BOTTOM,
                 _ => 4 * (square - 1) + RIGHT,
             };
-            reached = enter(4 * square + (side + 1) % 4, stack)
-                || enter(4 * square + (side + 3) % 4, stack)
-                || enter(across, stack);
+            // Pushed last, the triangle across is tried first: the flood
+            // runs straight on until it meets something.
+            for next in [
+                4 * square + (side + 1) % 4,
+                4 * square + (side + 3) % 4,
+                across,
+            ] {
+                if claims.claim(next) {
+                    stack.push(next);
+                }
+            }
+            if pause(stack) {
+                return;
+            }
         }
-        if reached {
-            found.store(true, Ordering::Relaxed);
-        }
-        reached
     }
 
     /// What a triangle belongs to, read off a cell of its face at a corner of

@@ -32,9 +32,12 @@ mod workspace;
 pub use corridor::Parallelism;
 pub use grid::{Cell, Grid, GridError, MAX_SIDE};
 
+use arrayvec::ArrayVec;
+
 use crate::board::{Bitboard, Square};
 use enclosure::Enclosures;
 use faces::{Faces, group_of};
+use padded::Index;
 use workspace::{PIECE, Workspace, with_workspace};
 
 /// A chain formed by a move.
@@ -85,8 +88,13 @@ fn inner_block_surrounds(
     with_workspace(|workspace| {
         let drawing = &mut workspace.drawing;
         drawing.load_board(occupied, block);
-        let piece = drawing.layout.index(Cell::from(piece));
-        surround::surrounds_a_group(drawing, piece, min_enclosed, false)
+        let layout = drawing.layout;
+        let members: ArrayVec<Index, 64> = block
+            .into_iter()
+            .map(|square| layout.index(Cell::from(square)))
+            .collect();
+        let piece = layout.index(Cell::from(piece));
+        surround::surrounds_a_group(drawing, layout.window(&members), piece, min_enclosed, false)
     })
 }
 
@@ -158,12 +166,13 @@ pub fn grid_forms_chain_with(
                 blocks.find(layout, |cell| drawing.kind[cell] & PIECE != 0, piece);
                 blocks.iter().filter(|block| block.len() >= 4).any(|block| {
                     drawing.mark_block(block);
+                    let window = layout.window(block);
                     let parallel = match parallelism {
-                        Parallelism::Auto => layout.bounding_box(block) >= PARALLEL_FROM_CELLS,
+                        Parallelism::Auto => window.area() >= PARALLEL_FROM_CELLS,
                         Parallelism::Sequential => false,
                         Parallelism::Parallel => true,
                     };
-                    surround::surrounds_a_group(drawing, piece, min_enclosed, parallel)
+                    surround::surrounds_a_group(drawing, window, piece, min_enclosed, parallel)
                 })
             })
     })

@@ -1,15 +1,24 @@
 //! Cells as indices into an array that holds the board inside one ring of
 //! extra cells: every board cell has its eight neighbours in the array, and the
 //! ring stands for everything off the board.
+//!
+//! A *window* is a rectangle of the board seen the same way, the cells around
+//! it standing for everything outside it: the drawing of a block can be
+//! examined in its bounding box alone, since all around it is its outer face.
 
 use super::grid::{Cell, Grid};
 
-/// The shape of a padded board.
+/// The shape of a padded board, or of a window of it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(super) struct Padded {
+    /// The padded board's width, and its number of rows.
+    stride: usize,
+    rows: usize,
+    /// The window: its lower left cell's column and row in the array, and its size.
+    left: usize,
+    bottom: usize,
     width: usize,
     height: usize,
-    stride: usize,
 }
 
 /// An index into a padded board's arrays.
@@ -24,11 +33,15 @@ pub(super) struct Step {
 }
 
 impl Padded {
+    /// The whole of a `width` x `height` board.
     pub fn new(width: usize, height: usize) -> Padded {
         Padded {
+            stride: width + 2,
+            rows: height + 2,
+            left: 1,
+            bottom: 1,
             width,
             height,
-            stride: width + 2,
         }
     }
 
@@ -36,9 +49,33 @@ impl Padded {
         Padded::new(grid.width(), grid.height())
     }
 
+    /// The smallest window holding `cells` (board cells, at least one).
+    pub fn window(self, cells: &[Index]) -> Padded {
+        let stride = self.stride;
+        let (left, right, bottom, top) = cells.iter().fold(
+            (usize::MAX, 0, usize::MAX, 0),
+            |(left, right, bottom, top), &index| {
+                let (x, y) = (index % stride, index / stride);
+                (left.min(x), right.max(x), bottom.min(y), top.max(y))
+            },
+        );
+        Padded {
+            left,
+            bottom,
+            width: right + 1 - left,
+            height: top + 1 - bottom,
+            ..self
+        }
+    }
+
+    /// Cells in the window.
+    pub fn area(self) -> usize {
+        self.width * self.height
+    }
+
     /// Cells in the array, ring included.
     pub fn len(self) -> usize {
-        self.stride * (self.height + 2)
+        self.stride * self.rows
     }
 
     /// The distance between vertically adjacent cells.
@@ -50,45 +87,36 @@ impl Padded {
         (cell.y + 1) * self.stride + cell.x + 1
     }
 
-    /// The board cell at `index` (not on the ring).
+    /// The board cell at `index` (not on the board's ring).
     pub fn cell(self, index: Index) -> Cell {
         Cell::new(index % self.stride - 1, index / self.stride - 1)
     }
 
-    /// The board's cells, bottom row first.
+    /// The window's cells, bottom row first.
     pub fn board(self) -> impl Iterator<Item = Index> {
-        let (width, stride) = (self.width, self.stride);
-        (1..=self.height).flat_map(move |y| (1..=width).map(move |x| y * stride + x))
+        let (left, width, stride) = (self.left, self.width, self.stride);
+        (self.bottom..self.bottom + self.height)
+            .flat_map(move |y| (left..left + width).map(move |x| y * stride + x))
     }
 
-    /// The cells of the ring.
+    /// The cells around the window.
     pub fn ring(self) -> impl Iterator<Item = Index> {
-        let (stride, rows) = (self.stride, self.height + 2);
-        (0..stride * rows).filter(move |&index| {
-            let (x, y) = (index % stride, index / stride);
-            x == 0 || y == 0 || x == stride - 1 || y == rows - 1
-        })
+        let stride = self.stride;
+        let (left, right) = (self.left - 1, self.left + self.width);
+        let (bottom, top) = (self.bottom - 1, self.bottom + self.height);
+        let rows = (left..=right).flat_map(move |x| [bottom * stride + x, top * stride + x]);
+        let sides = (bottom + 1..top).flat_map(move |y| [y * stride + left, y * stride + right]);
+        rows.chain(sides)
     }
 
-    /// The board cells on its edge.
+    /// The window's cells along its border (some twice in a window one cell wide).
     pub fn edge(self) -> impl Iterator<Item = Index> {
-        let (width, height) = (self.width, self.height);
-        self.board().filter(move |&index| {
-            let cell = self.cell(index);
-            cell.x == 0 || cell.y == 0 || cell.x + 1 == width || cell.y + 1 == height
-        })
-    }
-
-    /// The number of cells in the smallest rectangle holding `cells`.
-    pub fn bounding_box(self, cells: &[Index]) -> usize {
-        let (columns, rows) = cells.iter().fold(
-            ((usize::MAX, 0), (usize::MAX, 0)),
-            |((left, right), (bottom, top)), &index| {
-                let (x, y) = (index % self.stride, index / self.stride);
-                ((left.min(x), right.max(x)), (bottom.min(y), top.max(y)))
-            },
-        );
-        (columns.1 + 1).saturating_sub(columns.0) * (rows.1 + 1).saturating_sub(rows.0)
+        let stride = self.stride;
+        let (left, right) = (self.left, self.left + self.width - 1);
+        let (bottom, top) = (self.bottom, self.bottom + self.height - 1);
+        let rows = (left..=right).flat_map(move |x| [bottom * stride + x, top * stride + x]);
+        let sides = (bottom + 1..top).flat_map(move |y| [y * stride + left, y * stride + right]);
+        rows.chain(sides)
     }
 
     /// The eight king steps, bottom row first.

@@ -22,16 +22,18 @@ use super::padded::{Index, Padded};
 use super::spread::{self, OUTER, largest_king_group};
 use super::workspace::{Drawing, PIECE};
 
-/// The question for one block: `drawing` holds the board and the block.
+/// The question for one block: `drawing` holds the board and the block,
+/// `window` the block's bounding box (all around it is its outer face).
 pub(super) fn surrounds_a_group(
     drawing: &mut Drawing,
+    window: Padded,
     piece: Index,
     min_enclosed: u32,
     parallel: bool,
 ) -> bool {
     let wanted = min_enclosed.max(1) as usize;
-    drawing.clear_labels();
-    let layout = drawing.layout;
+    drawing.clear_labels(window);
+    let layout = window;
     let Drawing {
         kind,
         face,

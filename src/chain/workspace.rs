@@ -82,16 +82,18 @@ impl Drawing {
         }
     }
 
-    /// Empties the face and group labels.
-    pub fn clear_labels(&mut self) {
-        self.face.fill(NO_FACE);
-        self.group.fill(0);
+    /// Empties the face and group labels of `window` and the cells around it.
+    pub fn clear_labels(&mut self, window: Padded) {
+        for cell in window.board().chain(window.ring()) {
+            self.face[cell] = NO_FACE;
+            self.group[cell] = 0;
+        }
     }
 
     /// Whether the pieces cut a king-connected group of `min_enclosed` empty
     /// cells off the edge: when they do not, no move forms a chain.
     pub fn cuts_off_a_group(&mut self, min_enclosed: u32) -> bool {
-        self.clear_labels();
+        self.clear_labels(self.layout);
         let Drawing {
             layout,
             kind,
