@@ -68,7 +68,7 @@ pub fn forms_chain(occupied: Bitboard, landing: Bitboard, min_enclosed: u32) -> 
     rejection::may_enclose(occupied, min_enclosed)
         && (landing & occupied).into_iter().any(|piece| {
             let verdict = blocks::chains_through(occupied, piece, min_enclosed);
-            verdict.largest_on_border > 0
+            verdict.forms_chain()
                 || verdict
                     .inner
                     .iter()
@@ -115,10 +115,11 @@ pub fn chain_size(occupied: Bitboard, landing: Bitboard, min_enclosed: u32) -> u
         .into_iter()
         .map(|piece| {
             let verdict = blocks::chains_through(occupied, piece, min_enclosed);
-            if verdict
-                .inner
-                .iter()
-                .any(|&block| inner_block_surrounds(occupied, block, piece, min_enclosed))
+            if verdict.inside_one_face
+                || verdict
+                    .inner
+                    .iter()
+                    .any(|&block| inner_block_surrounds(occupied, block, piece, min_enclosed))
             {
                 let grid = Grid::from_bitboard(occupied);
                 largest_chain(&grid, Cell::from(piece), min_enclosed)
