@@ -17,14 +17,19 @@
 //! from the eight triangles around `s`, one between each two neighbouring king
 //! directions, and succeeds on reaching the outer face.
 //!
-//! The eight searches can run one after another or in parallel under rayon.
-//! They share one set of claimed triangles, so no triangle is searched twice
-//! and together they do the work of a single flood; the first to reach the
-//! outer face raises a flag that the others check at every step, and stop.
-//! In parallel, a search whose stack grows long offers its older half to an
-//! idle thread, so that a thread that wakes late still finds work.
+//! The searches from the eight triangles run as one flood on one thread, or
+//! in parallel under rayon: the window is cut into bands of rows, one per
+//! thread, each search starting in the band that holds it. Each band is
+//! flooded with claims of its own, so no triangle is searched twice and no
+//! thread waits on another's claims; a flood stepping out of its band leaves
+//! the triangle for the band that holds it, handed over between rounds. The
+//! first flood to reach the outer face raises a flag that every flood checks at
+//! every step, and all stop. (Claims shared by all threads cost an atomic
+//! operation per triangle, which on two cores cost more than the second core
+//! gave.)
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::ops::Range;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use rayon::prelude::*;
 
@@ -45,15 +50,14 @@ const LEFT: usize = 3;
 /// How to run the searches of one corridor question.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Parallelism {
-    /// In parallel when the block is large enough to pay for it.
+    /// In parallel when the block's bounding box holds
+    /// [`super::PARALLEL_FROM_CELLS`] cells.
     Auto,
+    /// One flood on the calling thread.
     Sequential,
+    /// A band of rows per rayon thread.
     Parallel,
 }
-
-/// How long a parallel search's stack grows before it offers half to
-/// another thread.
-const SHARE_FROM: usize = 256;
 
 /// What the corridor finds in a triangle.
 enum Found {
@@ -66,6 +70,7 @@ enum Found {
 
 /// The corridor question for one set of faces.
 pub(super) struct Corridor<'a> {
+    window: Padded,
     stride: usize,
     /// Flags per cell (`IN_BLOCK`).
     kind: &'a [u8],
@@ -75,85 +80,106 @@ pub(super) struct Corridor<'a> {
     avoided: &'a [bool],
 }
 
-/// Marks a triangle as searched; says whether it was new.
-trait Claim {
-    fn claim(&self, triangle: usize) -> bool;
+/// The squares one flood covers, named by their lower left cells, with their
+/// triangles' claims and the work found in them.
+#[derive(Default)]
+pub(super) struct Band {
+    squares: Range<usize>,
+    /// A bit per triangle of the band: claimed.
+    claimed: Vec<u64>,
+    /// Claimed triangles still to look at.
+    stack: Vec<usize>,
+    /// Triangles met that lie in other bands.
+    outbox: Vec<usize>,
 }
 
-/// Claims made by one thread at a time: plain loads and stores.
-struct Alone<'a>(&'a [AtomicU64]);
-
-/// Claims raced for by several threads.
-struct Shared<'a>(&'a [AtomicU64]);
-
-impl Claim for Alone<'_> {
-    fn claim(&self, triangle: usize) -> bool {
-        let (word, bit) = (&self.0[triangle / 64], 1 << (triangle % 64));
-        let bits = word.load(Ordering::Relaxed);
-        word.store(bits | bit, Ordering::Relaxed);
-        bits & bit == 0
+impl Band {
+    fn reset(&mut self, squares: Range<usize>) {
+        self.claimed.clear();
+        self.claimed.resize((4 * squares.len()).div_ceil(64), 0);
+        self.squares = squares;
+        self.stack.clear();
+        self.outbox.clear();
     }
-}
 
-impl Claim for Shared<'_> {
-    fn claim(&self, triangle: usize) -> bool {
-        let (word, bit) = (&self.0[triangle / 64], 1 << (triangle % 64));
-        word.load(Ordering::Relaxed) & bit == 0 && word.fetch_or(bit, Ordering::Relaxed) & bit == 0
+    fn holds(&self, triangle: usize) -> bool {
+        self.squares.contains(&(triangle / 4))
+    }
+
+    /// Takes a triangle of the band into the flood unless it was claimed.
+    fn offer(&mut self, triangle: usize) {
+        let bit = triangle - 4 * self.squares.start;
+        let (word, mask) = (&mut self.claimed[bit / 64], 1 << (bit % 64));
+        if *word & mask == 0 {
+            *word |= mask;
+            self.stack.push(triangle);
+        }
     }
 }
 
 impl<'a> Corridor<'a> {
-    pub fn new(layout: Padded, kind: &'a [u8], face: &'a [u32], avoided: &'a [bool]) -> Self {
+    /// The question in `window`, the bounding box of the block that `kind`
+    /// marks (with its faces labelled in `face`).
+    pub fn new(window: Padded, kind: &'a [u8], face: &'a [u32], avoided: &'a [bool]) -> Self {
         Corridor {
-            stride: layout.stride(),
+            window,
+            stride: window.stride(),
             kind,
             face,
             avoided,
         }
     }
 
-    /// Whether a corridor leads from the outer face to `piece`. `claims` and
-    /// `stack` are working space.
-    pub fn reaches(
-        &self,
-        piece: Index,
-        parallel: bool,
-        claims: &mut Vec<AtomicU64>,
-        stack: &mut Vec<usize>,
-    ) -> bool {
-        let triangles = 4 * self.kind.len();
-        claims.clear();
-        claims.resize_with(triangles.div_ceil(64), AtomicU64::default);
-        // Each search owns its first triangle, so that the first to start
-        // cannot take the others' before they run.
-        let roots = self.around(piece);
-        for &root in &roots {
-            Alone(claims).claim(root);
-        }
+    /// Whether a corridor leads from the outer face to `piece`; `band` is
+    /// working space for the sequential flood.
+    pub fn reaches(&self, piece: Index, parallel: bool, band: &mut Band) -> bool {
         let found = AtomicBool::new(false);
         if parallel {
-            let claims = Shared(claims);
-            roots
-                .par_iter()
-                .for_each(|&root| self.search_shared(vec![root], &claims, &found));
+            self.reaches_in_bands(piece, &found);
         } else {
-            stack.clear();
-            stack.extend(roots);
-            self.search(stack, &Alone(claims), &found, |_| false);
+            band.reset(0..self.kind.len());
+            for root in self.around(piece) {
+                band.offer(root);
+            }
+            self.flood(band, &found);
         }
         found.into_inner()
     }
 
-    /// A search among others in parallel: when its stack grows long, it goes
-    /// on with the newer half and offers the older half to an idle thread.
-    fn search_shared(&self, mut stack: Vec<usize>, claims: &Shared, found: &AtomicBool) {
-        self.search(&mut stack, claims, found, |stack| stack.len() >= SHARE_FROM);
-        if !stack.is_empty() {
-            let newer = stack.split_off(stack.len() / 2);
-            rayon::join(
-                || self.search_shared(newer, claims, found),
-                || self.search_shared(stack, claims, found),
-            );
+    /// The parallel flood: a band of rows per thread, in rounds.
+    fn reaches_in_bands(&self, piece: Index, found: &AtomicBool) {
+        // The squares the flood can reach have their lower left corners on
+        // the rows from just below the window to its top.
+        let rows = self.window.rows();
+        let (first, last) = (rows.start - 1, rows.end);
+        let count = rayon::current_num_threads().clamp(1, last - first);
+        let cut = |band: usize| match band {
+            0 => 0,
+            band if band == count => self.kind.len(),
+            band => (first + (last - first) * band / count) * self.stride,
+        };
+        let mut bands: Vec<Band> = (0..count).map(|_| Band::default()).collect();
+        for (index, band) in bands.iter_mut().enumerate() {
+            band.reset(cut(index)..cut(index + 1));
+        }
+        let mut mail: Vec<usize> = self.around(piece).to_vec();
+        loop {
+            for triangle in mail.drain(..) {
+                let band = bands.partition_point(|band| band.squares.end <= triangle / 4);
+                bands[band].offer(triangle);
+            }
+            if bands.iter().all(|band| band.stack.is_empty()) {
+                return;
+            }
+            bands
+                .par_iter_mut()
+                .for_each(|band| self.flood(band, found));
+            if found.load(Ordering::Relaxed) {
+                return;
+            }
+            for band in &mut bands {
+                mail.append(&mut band.outbox);
+            }
         }
     }
 
@@ -173,17 +199,11 @@ impl<'a> Corridor<'a> {
         ]
     }
 
-    /// Floods from the claimed triangles on `stack` over triangles nobody
-    /// has claimed, until one is outside (then raises `found`), another search
-    /// has raised `found`, the stack is empty, or `pause` says to stop there.
-    fn search(
-        &self,
-        stack: &mut Vec<usize>,
-        claims: &impl Claim,
-        found: &AtomicBool,
-        pause: impl Fn(&Vec<usize>) -> bool,
-    ) {
-        while let Some(triangle) = stack.pop() {
+    /// Floods the band from the triangles on its stack, until one is
+    /// outside (then raises `found`), `found` is raised, or the stack is
+    /// empty; triangles met in other bands go to its outbox.
+    fn flood(&self, band: &mut Band, found: &AtomicBool) {
+        while let Some(triangle) = band.stack.pop() {
             if found.load(Ordering::Relaxed) {
                 return;
             }
@@ -202,19 +222,18 @@ impl<'a> Corridor<'a> {
                 TOP => 4 * (square + self.stride) + BOTTOM,
                 _ => 4 * (square - 1) + RIGHT,
             };
-            // Pushed last, the triangle across is tried first: the flood
+            // Offered last, the triangle across is looked at first: the flood
             // runs straight on until it meets something.
             for next in [
                 4 * square + (side + 1) % 4,
                 4 * square + (side + 3) % 4,
                 across,
             ] {
-                if claims.claim(next) {
-                    stack.push(next);
+                if band.holds(next) {
+                    band.offer(next);
+                } else {
+                    band.outbox.push(next);
                 }
-            }
-            if pause(stack) {
-                return;
             }
         }
     }

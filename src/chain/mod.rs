@@ -141,8 +141,9 @@ pub fn grid_forms_chain(grid: &Grid, moved: &[Cell], min_enclosed: u32) -> bool 
 }
 
 /// Blocks whose bounding box holds this many cells get the parallel corridor
-/// search under [`Parallelism::Auto`] (measured: see the README's "Chains").
-pub const PARALLEL_FROM_CELLS: usize = 1024;
+/// search under [`Parallelism::Auto`]: on two cores it breaks even at 48x48
+/// and wins from 64x64 (`cargo bench --bench chain grids`, README "Chains").
+pub const PARALLEL_FROM_CELLS: usize = 64 * 64;
 
 /// [`grid_forms_chain`], choosing how the corridor searches run: the cheap
 /// rejection, the blocks through each moved piece ([`grid_blocks`]), and for

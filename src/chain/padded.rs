@@ -68,6 +68,11 @@ impl Padded {
         }
     }
 
+    /// The window's rows in the array.
+    pub fn rows(self) -> std::ops::Range<usize> {
+        self.bottom..self.bottom + self.height
+    }
+
     /// Cells in the window.
     pub fn area(self) -> usize {
         self.width * self.height

@@ -42,7 +42,7 @@ pub(super) fn surrounds_a_group(
         chosen,
         avoided,
         stack,
-        claims,
+        band,
         ..
     } = drawing;
     let labels = spread::faces(
@@ -73,7 +73,7 @@ pub(super) fn surrounds_a_group(
             avoided[label as usize] = true;
         }
         let corridor = Corridor::new(layout, kind, face, avoided);
-        let reaches = corridor.reaches(piece, parallel, claims, stack);
+        let reaches = corridor.reaches(piece, parallel, band);
         for &label in faces {
             avoided[label as usize] = false;
         }

@@ -2,9 +2,8 @@
 //! a call allocates nothing once the arrays have grown to the board.
 
 use std::cell::RefCell;
-use std::sync::atomic::AtomicU64;
 
-use super::corridor::IN_BLOCK;
+use super::corridor::{Band, IN_BLOCK};
 use super::grid::{Cell, Grid};
 use super::grid_blocks::Blocks;
 use super::padded::{Index, Padded};
@@ -31,7 +30,8 @@ pub(super) struct Drawing {
     /// Per face label: whether a corridor must avoid it.
     pub avoided: Vec<bool>,
     pub stack: Vec<Index>,
-    pub claims: Vec<AtomicU64>,
+    /// The sequential corridor search's claims and stack.
+    pub band: Band,
 }
 
 #[derive(Default)]
