@@ -84,12 +84,14 @@ pub(super) struct Groups {
 }
 
 impl Groups {
-    /// Labels the king-connected groups of the board cells for which `member`
-    /// holds, in `label` (which must hold 0 on the board).
+    /// Labels the groups of the board cells for which `member` holds, in
+    /// `label` (which must hold 0 on the board): cells are joined by king
+    /// steps, between cells for which `joined` holds.
     pub fn find(
         &mut self,
         layout: Padded,
         member: impl Fn(Index) -> bool,
+        joined: impl Fn(Index, Index) -> bool,
         label: &mut [u32],
         stack: &mut Vec<Index>,
     ) {
@@ -107,7 +109,7 @@ impl Groups {
             while let Some(cell) = stack.pop() {
                 self.cells.push(cell);
                 for next in layout.neighbours(cell) {
-                    if label[next] == 0 && member(next) {
+                    if label[next] == 0 && member(next) && joined(cell, next) {
                         label[next] = group;
                         stack.push(next);
                     }

@@ -4,11 +4,12 @@
 //! The empty cells a loop of the block can surround are those in the bounded
 //! faces of its drawing, and they fall into king-connected groups. A loop
 //! through the piece surrounds a king-connected set `S` of them exactly when a
-//! corridor avoids the faces holding `S` ([`super::corridor`]). So, for each
-//! group of at least `MinEnclosed` cells:
-//! 1. a group inside one face can always be surrounded: one face never blocks
-//!    every corridor, since the block is 2-connected;
-//! 2. a group over several faces can when a corridor avoids all of them;
+//! corridor avoids the faces holding `S` ([`super::corridor`]). So:
+//! 1. `MinEnclosed` king-connected cells inside one face, a whole group or part
+//!    of one, can always be surrounded: one face never blocks every corridor,
+//!    since the block is 2-connected;
+//! 2. a group of `MinEnclosed` cells or more over several faces can when a
+//!    corridor avoids all of them;
 //! 3. when none does, part of the group may still do. A part of `MinEnclosed`
 //!    cells lies in at most `MinEnclosed` faces, so the connected sets of up to
 //!    that many of the group's faces are tried, each grown only while a
@@ -52,20 +53,17 @@ pub(super) fn surrounds_a_group(
         face,
         stack,
     );
-    groups.find(
-        layout,
-        |cell| kind[cell] & PIECE == 0 && face[cell] > OUTER,
-        group,
-        stack,
-    );
-    let large = || groups.iter().filter(|(_, cells)| cells.len() >= wanted);
-    if large().next().is_none() {
-        return false;
-    }
+    let enclosed = |cell: Index| kind[cell] & PIECE == 0 && face[cell] > OUTER;
     // 1. A group inside one face.
-    if large().any(|(_, cells)| cells.iter().all(|&cell| face[cell] == face[cells[0]])) {
+    groups.find(layout, enclosed, |a, b| face[a] == face[b], group, stack);
+    if groups.iter().any(|(_, cells)| cells.len() >= wanted) {
         return true;
     }
+    for cell in layout.board() {
+        group[cell] = 0;
+    }
+    groups.find(layout, enclosed, |_, _| true, group, stack);
+    let large = || groups.iter().filter(|(_, cells)| cells.len() >= wanted);
     avoided.clear();
     avoided.resize(labels as usize, false);
     let mut corridor_avoiding = |faces: &[u32]| {

@@ -106,7 +106,7 @@ impl Drawing {
         let is_piece = |cell: Index| kind[cell] & PIECE != 0;
         spread::faces(*layout, is_piece, std::iter::empty(), face, stack);
         let cut_off = |cell: Index| !is_piece(cell) && face[cell] == NO_FACE;
-        groups.find(*layout, cut_off, group, stack);
+        groups.find(*layout, cut_off, |_, _| true, group, stack);
         let wanted = min_enclosed.max(1) as usize;
         groups.iter().any(|(_, cells)| cells.len() >= wanted)
     }
