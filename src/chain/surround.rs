@@ -34,7 +34,6 @@ pub(super) fn surrounds_a_group(
 ) -> bool {
     let wanted = min_enclosed.max(1) as usize;
     drawing.clear_labels(window);
-    let layout = window;
     let Drawing {
         kind,
         face,
@@ -47,22 +46,22 @@ pub(super) fn surrounds_a_group(
         ..
     } = drawing;
     let labels = spread::faces(
-        layout,
+        window,
         |cell| kind[cell] & IN_BLOCK != 0,
-        layout.board().filter(|&cell| kind[cell] & PIECE == 0),
+        window.board().filter(|&cell| kind[cell] & PIECE == 0),
         face,
         stack,
     );
     let enclosed = |cell: Index| kind[cell] & PIECE == 0 && face[cell] > OUTER;
-    // 1. A group inside one face.
-    groups.find(layout, enclosed, |a, b| face[a] == face[b], group, stack);
+    // 1. A group of `wanted` cells inside one face.
+    groups.find(window, enclosed, |a, b| face[a] == face[b], group, stack);
     if groups.iter().any(|(_, cells)| cells.len() >= wanted) {
         return true;
     }
-    for cell in layout.board() {
+    for cell in window.board() {
         group[cell] = 0;
     }
-    groups.find(layout, enclosed, |_, _| true, group, stack);
+    groups.find(window, enclosed, |_, _| true, group, stack);
     let large = || groups.iter().filter(|(_, cells)| cells.len() >= wanted);
     avoided.clear();
     avoided.resize(labels as usize, false);
@@ -70,7 +69,7 @@ pub(super) fn surrounds_a_group(
         for &label in faces {
             avoided[label as usize] = true;
         }
-        let corridor = Corridor::new(layout, kind, face, avoided);
+        let corridor = Corridor::new(window, kind, face, avoided);
         let reaches = corridor.reaches(piece, parallel, band);
         for &label in faces {
             avoided[label as usize] = false;
@@ -89,7 +88,7 @@ pub(super) fn surrounds_a_group(
     }
     // 3. Part of a group.
     large()
-        .any(|(_, cells)| grows_into_a_chain(layout, cells, face, wanted, &mut corridor_avoiding))
+        .any(|(_, cells)| grows_into_a_chain(window, cells, face, wanted, &mut corridor_avoiding))
 }
 
 /// Whether some connected set of at most `wanted` of the faces holding

@@ -16,6 +16,7 @@ pub(super) const PIECE: u8 = 1;
 /// A board and the drawing of one block of its pieces.
 #[derive(Default)]
 pub(super) struct Drawing {
+    /// The whole padded board.
     pub layout: Padded,
     /// `PIECE` and `IN_BLOCK` flags per cell.
     pub kind: Vec<u8>,
@@ -29,6 +30,7 @@ pub(super) struct Drawing {
     pub chosen: Vec<u32>,
     /// Per face label: whether a corridor must avoid it.
     pub avoided: Vec<bool>,
+    /// Working space of the floods.
     pub stack: Vec<Index>,
     /// The sequential corridor search's claims and stack.
     pub band: Band,
