@@ -1,12 +1,22 @@
-//! The cost of the engine's chain check on positions from games, after every
-//! move, beside the cost of generating the same positions' legal moves and of
-//! the paper's criterion. `cargo bench --bench chain` prints one table.
+//! `cargo bench --bench chain [board|grids]`:
+//! * `board`: the cost of the engine's chain check on positions from games,
+//!   after every move, beside the cost of generating the same positions'
+//!   legal moves and of the paper's criterion;
+//! * `grids`: the verdict on large grids (mazes with one far pocket, and
+//!   fortresses), with the corridor search sequential and parallel.
+//!
+//! Without an argument, both.
 
 use std::hint::black_box;
 use std::time::Instant;
 
 use catena::board::{Bitboard, Position};
-use catena::chain::{self, Cell, Grid, paper};
+use catena::chain::{self, Cell, Grid, Parallelism, paper};
+
+#[path = "../tests/common/mod.rs"]
+mod common;
+
+use common::large_grids::{fortress, maze};
 
 /// Positions after every move of pseudo-random games: each move is taken from
 /// the legal ones, preferring quiet pawn and minor-piece moves early on as
@@ -70,6 +80,17 @@ fn percentile(sorted: &[f64], fraction: f64) -> f64 {
 }
 
 fn main() {
+    let part = std::env::args().skip(1).find(|arg| !arg.starts_with('-'));
+    if part.as_deref() != Some("grids") {
+        board();
+    }
+    if part.as_deref() != Some("board") {
+        grids();
+    }
+}
+
+/// The chess board: positions from games.
+fn board() {
     catena::board::attacks::init();
     let positions = game_positions(400, 160);
     let past_rejection: Vec<&(Position, Bitboard)> = positions
@@ -127,5 +148,65 @@ fn main() {
             percentile(&sizes, 0.99),
             percentile(&sizes, 1.0)
         );
+    }
+}
+
+/// Microseconds per verdict with each way of running the corridor search:
+/// the two alternate in rounds, and each keeps its best round, the one least
+/// disturbed by other work on the machine.
+fn sequential_and_parallel(grid: &Grid, piece: Cell, min_enclosed: u32) -> (f64, f64) {
+    let calls = (400_000 / (grid.width() * grid.height())).clamp(4, 2000);
+    let mut best = [f64::MAX; 2];
+    for _round in 0..7 {
+        for (way, parallelism) in [Parallelism::Sequential, Parallelism::Parallel]
+            .into_iter()
+            .enumerate()
+        {
+            let start = Instant::now();
+            for _ in 0..calls {
+                black_box(chain::grid_forms_chain_with(
+                    grid,
+                    &[piece],
+                    min_enclosed,
+                    parallelism,
+                ));
+            }
+            let micros = start.elapsed().as_secs_f64() * 1e6 / calls as f64;
+            best[way] = best[way].min(micros);
+        }
+    }
+    (best[0], best[1])
+}
+
+/// Large grids: the verdict through a maze's seal (a chain), through a wall
+/// far from its pocket (none), and through a fortress's centre, where the
+/// corridor search floods everything inside the moat.
+fn grids() {
+    println!(
+        "verdict on large grids, MinEnclosed 2, microseconds (sequential / parallel corridor search, best of 7 rounds)"
+    );
+    println!(
+        "{:>7}  {:>22}  {:>22}  {:>22}",
+        "grid", "maze, seal", "maze, far wall", "fortress, centre"
+    );
+    for side in [8, 16, 32, 48, 64, 96, 128, 192, 255] {
+        let mut line = format!("{:>7}", format!("{side}x{side}"));
+        let mazes: Vec<_> = (0..4).map(|seed| maze(seed, side, side)).collect();
+        for piece in [
+            |m: &common::large_grids::Maze| m.seal,
+            |m: &common::large_grids::Maze| m.far_wall,
+        ] {
+            let (mut sequential, mut parallel) = (0.0, 0.0);
+            for maze in &mazes {
+                let (s, p) = sequential_and_parallel(&maze.grid, piece(maze), 2);
+                sequential += s / mazes.len() as f64;
+                parallel += p / mazes.len() as f64;
+            }
+            line += &format!("  {sequential:>9.1} / {parallel:>9.1}");
+        }
+        let (grid, centre) = fortress(side, side);
+        let (sequential, parallel) = sequential_and_parallel(&grid, centre, 2);
+        line += &format!("  {sequential:>9.1} / {parallel:>9.1}");
+        println!("{line}");
     }
 }

@@ -1,6 +1,7 @@
 //! `catena::chain` against the oracle of `tests/common/oracle.rs` (the spec's
 //! definition, enumerated): real-game-like positions, random boards at 20%..80%,
-//! dense clusters, rings, grids other than 8x8, MinEnclosed 1, 2 and 3.
+//! dense clusters, rings, pieces deep inside rooms, grids other than 8x8,
+//! MinEnclosed 1, 2 and 3; the corridor search both sequential and parallel.
 //!
 //! Every generator is seeded; a failure prints the seed, the grid (`#` piece,
 //! `.` empty, `M` moved) and both answers. Positions on which the oracle's
@@ -14,9 +15,11 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use catena::board::{Bitboard, Position, Square};
-use catena::chain::{self, Cell, Grid};
+use catena::chain::{self, Cell, Grid, Parallelism};
 use common::SPEC_TABLE;
-use common::generators::{Case, cells_of, dense_cluster, random_board, random_game, ring};
+use common::generators::{
+    Case, cells_of, dense_cluster, piece_in_a_room, random_board, random_game, ring,
+};
 use common::oracle::{
     OGrid, Options, XY, check_link, enclosed_empties, largest_king_group, oracle,
 };
@@ -79,6 +82,18 @@ fn check(case: &Case, budget: u64, tally: &Tally) -> Result<bool, String> {
         }
         let verdict = chain::grid_forms_chain(&grid, &moved, m);
         let size = chain::grid_chain_size(&grid, &moved, m);
+        for parallelism in [Parallelism::Sequential, Parallelism::Parallel] {
+            let forced = chain::grid_forms_chain_with(&grid, &moved, m, parallelism);
+            if forced != v.chain {
+                return fail(
+                    m,
+                    format!(
+                        "oracle chain {}, {parallelism:?} corridor search {forced}",
+                        v.chain
+                    ),
+                );
+            }
+        }
         if verdict != v.chain || size != v.size {
             return fail(
                 m,
@@ -279,6 +294,74 @@ fn dense_clusters_and_rings() {
         );
     }
     println!("clusters and rings: {total} positions");
+}
+
+/// The moved piece deep inside a walled room, beside other pieces: loops
+/// through it can take in only part of the room, so the corridor search
+/// decides, and often only part of a group can be surrounded, or none.
+#[test]
+fn pieces_deep_inside_rooms() {
+    let mut total = 0;
+    for (w, h, n) in [(5, 5, 1500), (6, 5, 1000), (6, 6, 1000)] {
+        let cases = (0..n)
+            .into_par_iter()
+            .map(move |seed| piece_in_a_room(seed, w, h));
+        total += run_family(&format!("rooms {w}x{h}"), cases, 20_000, n as usize / 4);
+    }
+    println!("pieces in rooms: {total} positions");
+}
+
+/// Groups that wind around the moved piece: a loop through it can never take
+/// in a whole group, only part of one, so the answer changes with
+/// `MinEnclosed`. Each line: the grid, the moved cell, the verdicts for
+/// MinEnclosed 1 to 5.
+#[test]
+fn groups_around_the_moved_piece() {
+    let table = [
+        // A diamond of four empty cells around the piece: any three, never four.
+        (
+            "5x5 xxxxx/xx.xx/x.x.x/xx.xx/xxxxx",
+            (2, 2),
+            [true, true, true, false, false],
+        ),
+        // Six cells winding around it: five are never inside one loop.
+        (
+            "5x5 xxxxx/x...x/x.xxx/xx..x/xxxxx",
+            (2, 2),
+            [true, true, true, true, false],
+        ),
+        (
+            "5x5 xxxxx/x.x.x/x.x.x/x..xx/xxxxx",
+            (2, 2),
+            [true, true, true, true, false],
+        ),
+        (
+            "5x6 xxxxx/xx.xx/x.x.x/xx.xx/xxxxx/.....",
+            (2, 3),
+            [true, true, true, false, false],
+        ),
+    ];
+    for (text, (x, y), expected) in table {
+        let grid = Grid::parse(text).unwrap();
+        let moved = [Cell::new(x, y)];
+        let mut oracle_grid = OGrid::new(grid.width(), grid.height());
+        for cell in grid.cells().filter(|&cell| grid.is_occupied(cell)) {
+            oracle_grid.set((cell.x, cell.y), true);
+        }
+        let mins = [1, 2, 3, 4, 5];
+        let (verdicts, _) =
+            oracle(&oracle_grid, &[(x, y)], &mins, Options::default()).expect("in budget");
+        for (v, &chain) in verdicts.iter().zip(&expected) {
+            let m = v.min_enclosed;
+            assert_eq!(v.chain, chain, "{text}: the oracle at MinEnclosed {m}");
+            for parallelism in [Parallelism::Sequential, Parallelism::Parallel] {
+                let ours = chain::grid_forms_chain_with(&grid, &moved, m, parallelism);
+                assert_eq!(ours, chain, "{text}: {parallelism:?} at MinEnclosed {m}");
+            }
+            let size = chain::grid_chain_size(&grid, &moved, m);
+            assert_eq!(size, v.size, "{text}: size at MinEnclosed {m}");
+        }
+    }
 }
 
 #[test]

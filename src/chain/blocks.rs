@@ -5,10 +5,15 @@
 //! loop around everything the block cuts off from the edge. So when the moved
 //! piece stands on the outer border of a block, the largest chain through it
 //! in that block surrounds exactly the empty squares the block cuts off — a
-//! bitboard flood fill. Only a piece deep inside a block (every side of it
-//! bounded) needs the general method of [`super::enclosure`].
+//! bitboard flood fill. A piece deep inside a block (every side of it
+//! bounded) can have any one face of the block inside a loop (the block's dual
+//! is 2-connected), so a group of empty squares within one face settles it,
+//! also on bitboards; only when no face holds one does it need the corridor
+//! search of [`super::surround`].
 
-use super::rejection::{escaping_squares, largest_group};
+use arrayvec::ArrayVec;
+
+use super::rejection::{escaping_squares, largest_group, spread};
 use crate::board::attacks::king_attacks;
 use crate::board::{Bitboard, Square};
 
@@ -16,17 +21,28 @@ use crate::board::{Bitboard, Square};
 pub(super) struct BlockVerdict {
     /// The largest chain along the outer border of a block (0: none).
     pub largest_on_border: u32,
-    /// Whether the piece is inside a block that cuts off enough squares, so
-    /// that chains around parts of them may pass through it: only the general
-    /// method can tell.
-    pub undecided: bool,
+    /// Whether the piece is deep inside a block one of whose faces holds a
+    /// group of enough empty squares: a chain through it surrounds them.
+    pub inside_one_face: bool,
+    /// The other blocks the piece is deep inside that cut off enough squares:
+    /// chains around groups spread over several faces may pass through it,
+    /// which only the corridor search can tell.
+    pub inner: ArrayVec<Bitboard, 8>,
+}
+
+impl BlockVerdict {
+    /// Whether the blocks alone show a chain through the piece.
+    pub fn forms_chain(&self) -> bool {
+        self.largest_on_border > 0 || self.inside_one_face
+    }
 }
 
 /// The chains through `piece` (occupied) on the board `occupied`.
 pub(super) fn chains_through(occupied: Bitboard, piece: Square, min_enclosed: u32) -> BlockVerdict {
     let mut verdict = BlockVerdict {
         largest_on_border: 0,
-        undecided: false,
+        inside_one_face: false,
+        inner: ArrayVec::new(),
     };
     let empty = !occupied;
     // A loop around a square needs four pieces at least.
@@ -38,11 +54,27 @@ pub(super) fn chains_through(occupied: Bitboard, piece: Square, min_enclosed: u3
         }
         if on_outer_border(block, outside, piece) {
             verdict.largest_on_border = verdict.largest_on_border.max(cut_off.len());
+        } else if one_face_holds_a_group(block, cut_off, min_enclosed) {
+            verdict.inside_one_face = true;
         } else {
-            verdict.undecided = true;
+            verdict.inner.push(block);
         }
     }
     verdict
+}
+
+/// Whether the empty squares of `cut_off` inside one face of `block`'s
+/// drawing hold a king-connected group of `min_enclosed`.
+fn one_face_holds_a_group(block: Bitboard, cut_off: Bitboard, min_enclosed: u32) -> bool {
+    let mut unseen = cut_off;
+    while let Some(square) = unseen.first() {
+        let face = spread(square.bitboard(), block);
+        if largest_group(face & cut_off) >= min_enclosed {
+            return true;
+        }
+        unseen -= face;
+    }
+    false
 }
 
 /// Whether the infinite face of `block`'s drawing touches `piece`: through an
@@ -76,10 +108,10 @@ fn blocks_through(occupied: Bitboard, piece: Square) -> impl Iterator<Item = Bit
     let mut discovered = [UNSEEN; 64];
     let mut low = [0u8; 64];
     let mut counter = 0u8;
-    let mut visited_path = arrayvec::ArrayVec::<Square, 64>::new();
+    let mut visited_path = ArrayVec::<Square, 64>::new();
     // Each frame: the square and the neighbours it has yet to try.
-    let mut frames = arrayvec::ArrayVec::<(Square, Bitboard), 64>::new();
-    let mut blocks = arrayvec::ArrayVec::<Bitboard, 8>::new();
+    let mut frames = ArrayVec::<(Square, Bitboard), 64>::new();
+    let mut blocks = ArrayVec::<Bitboard, 8>::new();
 
     discovered[piece.index()] = 0;
     low[piece.index()] = 0;

@@ -1,21 +1,18 @@
-//! Which empty squares a loop through one piece can surround.
+//! The largest chain through one piece.
 //!
 //! A loop through the piece `s` is the boundary between a connected set of
 //! faces `I` (inside) and the connected rest `X` (outside, with the infinite
 //! face), where both meet at `s`. Shrinking `X` to a path of faces from the
-//! infinite face to a face at `s` only lets `I` grow, so:
-//!
-//! * faces `T` (connected) can all be surrounded by a loop through `s` exactly
-//!   when, with `T` merged into one face `t`, two paths of faces that share no
-//!   face lead from the infinite face and from `t` to two faces at `s`
-//!   (Menger: a unit-capacity flow of 2);
-//! * the largest chain is the heaviest component, next to `s`, left over when a
-//!   chordless path of faces from the infinite face to `s` is taken out; a
-//!   branch-and-bound over such paths finds it.
+//! infinite face to a face at `s` only lets `I` grow, so the largest chain is
+//! the heaviest component, next to `s`, left over when a chordless path of
+//! faces from the infinite face to `s` is taken out; a branch-and-bound over
+//! such paths finds it.
 
 use std::collections::HashSet;
 
-use super::faces::{Faces, Padded};
+use super::faces::Faces;
+use super::padded::Index;
+use super::spread::largest_king_group;
 
 /// The questions about loops through one piece.
 pub(super) struct Enclosures<'a> {
@@ -26,7 +23,7 @@ pub(super) struct Enclosures<'a> {
 }
 
 impl<'a> Enclosures<'a> {
-    pub fn new(faces: &'a Faces, piece: Padded, min_enclosed: u32) -> Self {
+    pub fn new(faces: &'a Faces, piece: Index, min_enclosed: u32) -> Self {
         Enclosures {
             faces,
             at_piece: faces.around(piece),
@@ -38,122 +35,18 @@ impl<'a> Enclosures<'a> {
         self.at_piece.contains(&face)
     }
 
-    /// Whether some loop through the piece surrounds enough touching empty squares.
-    pub fn forms_chain(&self) -> bool {
-        if self.at_piece.len() < 2 {
-            return false;
-        }
-        // Faces that can be surrounded one at a time; any set that can be
-        // surrounded together is made of them.
-        let singles: Vec<usize> = (0..self.faces.count)
-            .filter(|&face| !self.faces.empties[face].is_empty())
-            .filter(|&face| self.can_surround(&[face]))
-            .collect();
-        let mut seen: HashSet<Vec<usize>> = HashSet::new();
-        let mut queue: Vec<Vec<usize>> = singles.iter().map(|&face| vec![face]).collect();
-        while let Some(set) = queue.pop() {
-            if self.largest_group(&set) >= self.min_enclosed {
-                return true;
-            }
-            // Grow only across squares that touch diagonally: a larger group
-            // needs a square of another face next to one already counted.
-            for face in self.linked_faces(&set) {
-                if !singles.contains(&face) {
-                    continue;
-                }
-                let mut grown = set.clone();
-                grown.push(face);
-                grown.sort_unstable();
-                if seen.insert(grown.clone()) && self.can_surround(&grown) {
-                    queue.push(grown);
-                }
-            }
-        }
-        false
-    }
-
-    /// Faces outside `set` holding an empty square king-adjacent to an empty
-    /// square of `set`.
-    fn linked_faces(&self, set: &[usize]) -> Vec<usize> {
-        let stride = self.faces.stride();
-        let mut linked = Vec::new();
-        for &face in set {
-            for &square in &self.faces.empties[face] {
-                for neighbour in padded_king_neighbours(stride, square) {
-                    let other = self.faces.face_of(neighbour);
-                    if other != usize::MAX
-                        && !set.contains(&other)
-                        && !linked.contains(&other)
-                        && self.faces.empties[other].contains(&neighbour)
-                    {
-                        linked.push(other);
-                    }
-                }
-            }
-        }
-        linked
-    }
-
     /// The size of the largest king-connected group of empty squares in `set`.
     fn largest_group(&self, set: &[usize]) -> usize {
-        let squares: Vec<Padded> = set
+        let squares: Vec<Index> = set
             .iter()
             .flat_map(|&face| self.faces.empties[face].iter().copied())
             .collect();
-        largest_king_group(self.faces.stride(), &squares)
-    }
-
-    /// Whether one loop through the piece can have all of `targets` (connected
-    /// faces) inside: two face-disjoint paths, from the infinite face and from
-    /// the merged targets, to two different faces at the piece.
-    fn can_surround(&self, targets: &[usize]) -> bool {
-        let merged = targets[0];
-        let node = |face: usize| {
-            if targets.contains(&face) {
-                merged
-            } else {
-                face
-            }
-        };
-        let mut flow = UnitFlow::new(2 * self.faces.count + 2);
-        let (source, sink) = (2 * self.faces.count, 2 * self.faces.count + 1);
-        let (entry, exit) = (|face: usize| 2 * face, |face: usize| 2 * face + 1);
-        flow.add(entry(merged), exit(merged));
-        for face in 0..self.faces.count {
-            if targets.contains(&face) {
-                continue;
-            }
-            flow.add(entry(face), exit(face));
-            for &other in &self.faces.neighbours[face] {
-                if node(other) != face {
-                    flow.add(exit(face), entry(node(other)));
-                }
-            }
-        }
-        for &face in targets {
-            for &other in &self.faces.neighbours[face] {
-                if node(other) != merged {
-                    flow.add(exit(merged), entry(node(other)));
-                }
-            }
-        }
-        flow.add(source, entry(self.faces.outer));
-        flow.add(source, entry(merged));
-        let mut ends: Vec<usize> = self.at_piece.iter().map(|&face| node(face)).collect();
-        ends.sort_unstable();
-        ends.dedup();
-        for face in ends {
-            flow.add(exit(face), sink);
-        }
-        flow.reaches(source, sink, 2)
+        largest_king_group(self.faces.layout(), &squares)
     }
 
     /// The largest number of empty squares inside any chain through the piece
     /// (0 when there is none).
     pub fn largest_chain(&self) -> usize {
-        if !self.forms_chain() {
-            return 0;
-        }
         let mut search = PathSearch {
             enclosures: self,
             on_path: vec![false; self.faces.count],
@@ -336,126 +229,18 @@ impl PathSearch<'_, '_> {
     }
 }
 
-/// The up to eight neighbours of a padded cell (the padding ring keeps them in range).
-pub(super) fn padded_king_neighbours(stride: usize, index: Padded) -> impl Iterator<Item = Padded> {
-    [
-        index - stride - 1,
-        index - stride,
-        index - stride + 1,
-        index - 1,
-        index + 1,
-        index + stride - 1,
-        index + stride,
-        index + stride + 1,
-    ]
-    .into_iter()
-}
-
-/// The size of the largest king-connected group among `squares`.
-pub(super) fn largest_king_group(stride: usize, squares: &[Padded]) -> usize {
-    let mut visited = vec![false; squares.len()];
-    let mut largest = 0;
-    for start in 0..squares.len() {
-        if visited[start] {
-            continue;
-        }
-        visited[start] = true;
-        let mut stack = vec![start];
-        let mut size = 0;
-        while let Some(at) = stack.pop() {
-            size += 1;
-            for neighbour in padded_king_neighbours(stride, squares[at]) {
-                if let Some(other) = squares.iter().position(|&square| square == neighbour)
-                    && !visited[other]
-                {
-                    visited[other] = true;
-                    stack.push(other);
-                }
-            }
-        }
-        largest = largest.max(size);
-    }
-    largest
-}
-
-/// A unit-capacity flow network, enough to count disjoint paths.
-struct UnitFlow {
-    /// Arcs as (head, residual capacity); arc `i ^ 1` is the reverse of arc `i`.
-    arcs: Vec<(usize, u8)>,
-    leaving: Vec<Vec<usize>>,
-}
-
-impl UnitFlow {
-    fn new(nodes: usize) -> UnitFlow {
-        UnitFlow {
-            arcs: Vec::new(),
-            leaving: vec![Vec::new(); nodes],
-        }
-    }
-
-    fn add(&mut self, from: usize, to: usize) {
-        self.leaving[from].push(self.arcs.len());
-        self.arcs.push((to, 1));
-        self.leaving[to].push(self.arcs.len());
-        self.arcs.push((from, 0));
-    }
-
-    /// Whether `wanted` units can flow from `source` to `sink`.
-    fn reaches(&mut self, source: usize, sink: usize, wanted: usize) -> bool {
-        for _ in 0..wanted {
-            let mut arc_into = vec![usize::MAX; self.leaving.len()];
-            let mut queue = vec![source];
-            let mut reached = false;
-            let mut next = 0;
-            while next < queue.len() && !reached {
-                let node = queue[next];
-                next += 1;
-                for &arc in &self.leaving[node] {
-                    let (head, capacity) = self.arcs[arc];
-                    if capacity > 0 && head != source && arc_into[head] == usize::MAX {
-                        arc_into[head] = arc;
-                        reached |= head == sink;
-                        queue.push(head);
-                    }
-                }
-            }
-            if !reached {
-                return false;
-            }
-            let mut node = sink;
-            while node != source {
-                let arc = arc_into[node];
-                self.arcs[arc].1 -= 1;
-                self.arcs[arc ^ 1].1 += 1;
-                node = self.arcs[arc ^ 1].0;
-            }
-        }
-        true
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::chain::Grid;
 
     #[test]
-    fn unit_flow_counts_disjoint_paths() {
-        // 0 -> 1 -> 3 and 0 -> 2 -> 3: two paths; a third would need a third arc.
-        let mut flow = UnitFlow::new(4);
-        for (from, to) in [(0, 1), (0, 2), (1, 3), (2, 3)] {
-            flow.add(from, to);
-        }
-        assert!(flow.reaches(0, 3, 2));
-        assert!(!flow.reaches(0, 3, 1));
-    }
-
-    #[test]
     fn a_ring_has_its_centre_in_a_bounded_face() {
         let grid = Grid::parse("3x3 xxx/x.x/xxx").unwrap();
         let group = super::super::faces::group_of(&grid, super::super::Cell::new(0, 0));
         let faces = Faces::of_group(&grid, &group);
-        let centre = super::super::faces::pad(faces.stride(), super::super::Cell::new(1, 1));
-        assert_ne!(faces.face_of(centre), faces.outer);
+        let centre = faces.layout().index(super::super::Cell::new(1, 1));
+        let holding = (0..faces.count).find(|&face| faces.empties[face].contains(&centre));
+        assert!(holding.is_some_and(|face| face != faces.outer));
     }
 }

@@ -15,10 +15,7 @@
 //! about chains becomes a question about the small graph of faces.
 
 use super::grid::{Cell, Grid};
-
-/// A cell on the grid padded by one empty ring, so that the ring belongs to the
-/// infinite face and no index ever leaves the arrays.
-pub(super) type Padded = usize;
+use super::padded::{Index, Padded};
 
 /// Triangles of a unit block, by the side of the block they lie on.
 const BOTTOM: usize = 0;
@@ -27,11 +24,9 @@ const TOP: usize = 2;
 const LEFT: usize = 3;
 
 pub(super) struct Faces {
-    /// Padded width of the grid.
-    stride: usize,
-    /// The face of every padded cell that holds no piece of the group, and
-    /// `NONE` for the group's pieces.
-    face_of_cell: Vec<usize>,
+    /// The padded board: its ring belongs to the infinite face, and no index
+    /// ever leaves the arrays.
+    layout: Padded,
     /// The faces around every piece of the group (one per triangle touching it).
     around: Vec<[usize; 8]>,
     pub count: usize,
@@ -40,20 +35,20 @@ pub(super) struct Faces {
     pub neighbours: Vec<Vec<usize>>,
     /// The empty squares in each bounded face (padded indices); the infinite
     /// face holds none, since nothing there can be inside a loop.
-    pub empties: Vec<Vec<Padded>>,
+    pub empties: Vec<Vec<Index>>,
 }
 
 const NONE: usize = usize::MAX;
 
 /// The pieces king-connected to `start` (a piece), as a padded mask.
 pub(super) fn group_of(grid: &Grid, start: Cell) -> Vec<bool> {
-    let stride = grid.width() + 2;
-    let mut member = vec![false; stride * (grid.height() + 2)];
+    let layout = Padded::of(grid);
+    let mut member = vec![false; layout.len()];
     let mut stack = vec![start];
-    member[pad(stride, start)] = true;
+    member[layout.index(start)] = true;
     while let Some(cell) = stack.pop() {
         for neighbour in king_neighbours(grid, cell) {
-            let index = pad(stride, neighbour);
+            let index = layout.index(neighbour);
             if grid.is_occupied(neighbour) && !member[index] {
                 member[index] = true;
                 stack.push(neighbour);
@@ -61,10 +56,6 @@ pub(super) fn group_of(grid: &Grid, start: Cell) -> Vec<bool> {
         }
     }
     member
-}
-
-pub(super) fn pad(stride: usize, cell: Cell) -> Padded {
-    (cell.y + 1) * stride + cell.x + 1
 }
 
 /// The up to eight neighbours of `cell` on the grid.
@@ -106,7 +97,8 @@ impl Faces {
     /// The faces of the drawing of `group` (a padded mask of pieces, all
     /// king-connected) on `grid`.
     pub fn of_group(grid: &Grid, group: &[bool]) -> Faces {
-        let stride = grid.width() + 2;
+        let layout = Padded::of(grid);
+        let stride = layout.stride();
         let rows = grid.height() + 2;
         let in_group = |x: usize, y: usize| group[y * stride + x];
 
@@ -190,7 +182,6 @@ impl Faces {
                 outer
             }
         };
-        let mut face_of_cell = vec![NONE; stride * rows];
         let mut around = vec![[NONE; 8]; stride * rows];
         let mut empties = vec![Vec::new(); count];
         for y in 1..rows - 1 {
@@ -211,15 +202,13 @@ impl Faces {
                     continue;
                 }
                 let face = face_at(x, y);
-                face_of_cell[index] = face;
                 if face != outer && !grid.is_occupied(Cell::new(x - 1, y - 1)) {
                     empties[face].push(index);
                 }
             }
         }
         Faces {
-            stride,
-            face_of_cell,
+            layout,
             around,
             count,
             outer,
@@ -228,17 +217,12 @@ impl Faces {
         }
     }
 
-    pub fn stride(&self) -> usize {
-        self.stride
-    }
-
-    /// The face holding a cell that is not a piece of the group.
-    pub fn face_of(&self, index: Padded) -> usize {
-        self.face_of_cell[index]
+    pub fn layout(&self) -> Padded {
+        self.layout
     }
 
     /// The distinct faces touching a piece of the group.
-    pub fn around(&self, piece: Padded) -> Vec<usize> {
+    pub fn around(&self, piece: Index) -> Vec<usize> {
         let mut faces: Vec<usize> = self.around[piece].to_vec();
         faces.sort_unstable();
         faces.dedup();

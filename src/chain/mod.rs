@@ -16,21 +16,32 @@
 //!    deepening ([`smallest`]).
 
 mod blocks;
+mod corridor;
 mod enclosure;
 mod faces;
 mod grid;
+mod grid_blocks;
 mod memo;
+mod padded;
 pub mod paper;
 mod rejection;
 mod screen;
 mod smallest;
+mod spread;
+mod surround;
+mod workspace;
 
+pub use corridor::Parallelism;
 pub use grid::{Cell, Grid, GridError, MAX_SIDE};
 pub use screen::MoveScreen;
 
+use arrayvec::ArrayVec;
+
 use crate::board::{Bitboard, Square};
 use enclosure::Enclosures;
-use faces::{Faces, group_of, pad};
+use faces::{Faces, group_of};
+use padded::Index;
+use workspace::{PIECE, Workspace, with_workspace};
 
 /// A chain formed by a move.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -61,15 +72,35 @@ pub fn forms_chain(occupied: Bitboard, landing: Bitboard, min_enclosed: u32) -> 
         && memo::remembered(occupied, landing, min_enclosed, || {
             (landing & occupied).into_iter().any(|piece| {
                 let verdict = blocks::chains_through(occupied, piece, min_enclosed);
-                verdict.largest_on_border > 0
-                    || (verdict.undecided
-                        && grid_forms_chain(
-                            &Grid::from_bitboard(occupied),
-                            &[Cell::from(piece)],
-                            min_enclosed,
-                        ))
+                verdict.forms_chain()
+                    || verdict
+                        .inner
+                        .iter()
+                        .any(|&block| inner_block_surrounds(occupied, block, piece, min_enclosed))
             })
         })
+}
+
+/// Whether a loop of `block` through `piece`, which lies deep inside it,
+/// surrounds a group of `min_enclosed` empty squares: the corridor search,
+/// sequential on the chess board.
+fn inner_block_surrounds(
+    occupied: Bitboard,
+    block: Bitboard,
+    piece: Square,
+    min_enclosed: u32,
+) -> bool {
+    with_workspace(|workspace| {
+        let drawing = &mut workspace.drawing;
+        drawing.load_board(occupied, block);
+        let layout = drawing.layout;
+        let members: ArrayVec<Index, 64> = block
+            .into_iter()
+            .map(|square| layout.index(Cell::from(square)))
+            .collect();
+        let piece = layout.index(Cell::from(piece));
+        surround::surrounds_a_group(drawing, layout.window(&members), piece, min_enclosed, false)
+    })
 }
 
 /// The cheap exact test the engine runs first: whether the pieces cut a
@@ -89,9 +120,14 @@ pub fn chain_size(occupied: Bitboard, landing: Bitboard, min_enclosed: u32) -> u
         .into_iter()
         .map(|piece| {
             let verdict = blocks::chains_through(occupied, piece, min_enclosed);
-            if verdict.undecided {
+            if verdict.inside_one_face
+                || verdict
+                    .inner
+                    .iter()
+                    .any(|&block| inner_block_surrounds(occupied, block, piece, min_enclosed))
+            {
                 let grid = Grid::from_bitboard(occupied);
-                grid_chain_size(&grid, &[Cell::from(piece)], min_enclosed)
+                largest_chain(&grid, Cell::from(piece), min_enclosed)
             } else {
                 verdict.largest_on_border
             }
@@ -106,18 +142,66 @@ fn cells(squares: Bitboard) -> Vec<Cell> {
 
 /// [`forms_chain`] on any grid.
 pub fn grid_forms_chain(grid: &Grid, moved: &[Cell], min_enclosed: u32) -> bool {
-    moved
-        .iter()
-        .any(|&piece| with_enclosures(grid, piece, min_enclosed, |e| e.forms_chain()) == Some(true))
+    grid_forms_chain_with(grid, moved, min_enclosed, Parallelism::Auto)
+}
+
+/// Blocks whose bounding box holds this many cells get the parallel corridor
+/// search under [`Parallelism::Auto`]: on two cores it breaks even at 48x48
+/// and wins from 64x64 (`cargo bench --bench chain grids`, README "Chains").
+pub const PARALLEL_FROM_CELLS: usize = 64 * 64;
+
+/// [`grid_forms_chain`], choosing how the corridor searches run: the cheap
+/// rejection, the blocks through each moved piece ([`grid_blocks`]), and for
+/// each block that cuts off enough empty cells, the corridor search.
+pub fn grid_forms_chain_with(
+    grid: &Grid,
+    moved: &[Cell],
+    min_enclosed: u32,
+    parallelism: Parallelism,
+) -> bool {
+    with_workspace(|Workspace { drawing, blocks }| {
+        drawing.load_grid(grid);
+        if !drawing.cuts_off_a_group(min_enclosed) {
+            return false;
+        }
+        moved
+            .iter()
+            .filter(|&&piece| grid.is_occupied(piece))
+            .any(|&piece| {
+                let layout = drawing.layout;
+                let piece = layout.index(piece);
+                blocks.find(layout, |cell| drawing.kind[cell] & PIECE != 0, piece);
+                blocks.iter().filter(|block| block.len() >= 4).any(|block| {
+                    drawing.mark_block(block);
+                    let window = layout.window(block);
+                    let parallel = match parallelism {
+                        Parallelism::Auto => window.area() >= PARALLEL_FROM_CELLS,
+                        Parallelism::Sequential => false,
+                        Parallelism::Parallel => true,
+                    };
+                    surround::surrounds_a_group(drawing, window, piece, min_enclosed, parallel)
+                })
+            })
+    })
 }
 
 /// [`chain_size`] on any grid.
 pub fn grid_chain_size(grid: &Grid, moved: &[Cell], min_enclosed: u32) -> u32 {
     moved
         .iter()
-        .filter_map(|&piece| with_enclosures(grid, piece, min_enclosed, |e| e.largest_chain()))
+        .filter(|&&piece| grid_forms_chain(grid, &[piece], min_enclosed))
+        .map(|&piece| largest_chain(grid, piece, min_enclosed))
         .max()
-        .unwrap_or(0) as u32
+        .unwrap_or(0)
+}
+
+/// The largest chain through `piece`, which forms one: the branch-and-bound
+/// over the faces of its group's drawing.
+fn largest_chain(grid: &Grid, piece: Cell, min_enclosed: u32) -> u32 {
+    let group = group_of(grid, piece);
+    let faces = Faces::of_group(grid, &group);
+    let enclosures = Enclosures::new(&faces, faces.layout().index(piece), min_enclosed);
+    enclosures.largest_chain() as u32
 }
 
 /// Everything about the chain formed through `moved`, or `None` when there is none.
@@ -150,21 +234,4 @@ pub fn analyse_board(occupied: Bitboard, landing: Bitboard, min_enclosed: u32) -
 /// Back from a cell of the chess board to its square.
 pub fn square_of(cell: Cell) -> Square {
     Square::new(cell.x as u8, cell.y as u8)
-}
-
-/// Runs `question` on the faces drawn by the pieces connected to `piece`;
-/// `None` when `piece` is empty or off the grid.
-fn with_enclosures<T>(
-    grid: &Grid,
-    piece: Cell,
-    min_enclosed: u32,
-    question: impl FnOnce(&Enclosures) -> T,
-) -> Option<T> {
-    if !grid.is_occupied(piece) {
-        return None;
-    }
-    let group = group_of(grid, piece);
-    let faces = Faces::of_group(grid, &group);
-    let enclosures = Enclosures::new(&faces, pad(faces.stride(), piece), min_enclosed);
-    Some(question(&enclosures))
 }

@@ -13,26 +13,32 @@ use crate::board::Bitboard;
 /// Squares outside `walls` joined to the edge (squares the pieces `walls`
 /// can never have inside a loop).
 pub(super) fn escaping_squares(walls: Bitboard) -> Bitboard {
-    let occupied = walls;
-    let empty = !occupied;
+    spread(!walls & Bitboard::EDGES, walls)
+}
+
+/// The squares outside `walls` that `from` reaches without crossing the
+/// drawing of `walls`: orthogonal steps, and diagonal ones between two squares
+/// that are not both walls. From a square, that is its face of the drawing.
+pub(super) fn spread(from: Bitboard, walls: Bitboard) -> Bitboard {
+    let open = !walls;
     // Diagonal steps into a square are barred when the two squares beside the
-    // step are both occupied; named by the square stepped into.
-    let up_right = !(occupied.right() & occupied.up());
-    let up_left = !(occupied.left() & occupied.up());
-    let down_right = !(occupied.right() & occupied.down());
-    let down_left = !(occupied.left() & occupied.down());
-    let mut escaped = empty & Bitboard::EDGES;
+    // step are both walls; named by the square stepped into.
+    let up_right = !(walls.right() & walls.up());
+    let up_left = !(walls.left() & walls.up());
+    let down_right = !(walls.right() & walls.down());
+    let down_left = !(walls.left() & walls.down());
+    let mut reached = from & open;
     loop {
-        let grown = escaped.orthogonal_grow()
-            | (escaped.up().right() & up_right)
-            | (escaped.up().left() & up_left)
-            | (escaped.down().right() & down_right)
-            | (escaped.down().left() & down_left);
-        let grown = grown & empty;
-        if grown == escaped {
-            return escaped;
+        let grown = reached.orthogonal_grow()
+            | (reached.up().right() & up_right)
+            | (reached.up().left() & up_left)
+            | (reached.down().right() & down_right)
+            | (reached.down().left() & down_left);
+        let grown = grown & open;
+        if grown == reached {
+            return reached;
         }
-        escaped = grown;
+        reached = grown;
     }
 }
 

@@ -1,10 +1,14 @@
-//! The chain with the fewest pieces, for people: found by iterative deepening
-//! over loops through the piece, shortest first. Only asked for when a chain is
-//! known to exist, so the deepening ends.
+//! The chain with the fewest pieces, for people: iterative deepening over loops
+//! through the piece, shortest first, each depth a depth-first search with an
+//! explicit stack, since a loop may be as long as the board has pieces. Only
+//! asked for when a chain is known to exist, so the deepening ends.
 
-use super::enclosure::largest_king_group;
-use super::faces::{group_of, king_neighbours, pad};
+use super::faces::group_of;
 use super::grid::{Cell, Grid};
+use super::padded::{Index, Padded};
+use super::spread::largest_king_group;
+
+const OFF_PATH: usize = usize::MAX;
 
 /// One loop through `piece` with the fewest pieces that surrounds a group of at
 /// least `min_enclosed` empty squares, in order, with the empty squares inside.
@@ -13,40 +17,34 @@ pub(super) fn smallest_loop(
     piece: Cell,
     min_enclosed: u32,
 ) -> Option<(Vec<Cell>, Vec<Cell>)> {
+    let layout = Padded::of(grid);
     let group = group_of(grid, piece);
-    let stride = grid.width() + 2;
-    let members = group.iter().filter(|&&member| member).count();
+    let start = layout.index(piece);
     let mut search = LoopSearch {
         grid,
+        layout,
+        distance: distances_from(layout, &group, start),
         group: &group,
-        stride,
-        distance: distances_from(grid, &group, piece),
-        position: vec![usize::MAX; group.len()],
-        path: vec![piece],
+        position: vec![OFF_PATH; group.len()],
+        path: vec![start],
         min_enclosed: min_enclosed.max(1) as usize,
-        limit: 0,
     };
-    search.position[pad(stride, piece)] = 0;
-    (4..=members).find_map(|limit| {
-        search.limit = limit;
-        search.extend()
-    })
+    search.position[start] = 0;
+    let members = group.iter().filter(|&&member| member).count();
+    (4..=members).find_map(|limit| search.within(limit))
 }
 
-/// King-step distances from `piece` through the group's pieces (padded).
-fn distances_from(grid: &Grid, group: &[bool], piece: Cell) -> Vec<usize> {
-    let stride = grid.width() + 2;
+/// King-step distances from `start` through the group's pieces.
+fn distances_from(layout: Padded, group: &[bool], start: Index) -> Vec<usize> {
     let mut distance = vec![usize::MAX; group.len()];
-    distance[pad(stride, piece)] = 0;
-    let mut queue = vec![piece];
+    distance[start] = 0;
+    let mut queue = vec![start];
     let mut next = 0;
-    while next < queue.len() {
-        let cell = queue[next];
+    while let Some(&cell) = queue.get(next) {
         next += 1;
-        for neighbour in king_neighbours(grid, cell) {
-            let index = pad(stride, neighbour);
-            if group[index] && distance[index] == usize::MAX {
-                distance[index] = distance[pad(stride, cell)] + 1;
+        for neighbour in layout.neighbours(cell) {
+            if group[neighbour] && distance[neighbour] == usize::MAX {
+                distance[neighbour] = distance[cell] + 1;
                 queue.push(neighbour);
             }
         }
@@ -56,80 +54,99 @@ fn distances_from(grid: &Grid, group: &[bool], piece: Cell) -> Vec<usize> {
 
 struct LoopSearch<'a> {
     grid: &'a Grid,
+    layout: Padded,
     group: &'a [bool],
-    stride: usize,
     distance: Vec<usize>,
-    /// Index on the path of every padded cell on it.
+    /// Where each cell is on the path, or `OFF_PATH`.
     position: Vec<usize>,
-    path: Vec<Cell>,
+    path: Vec<Index>,
     min_enclosed: usize,
-    limit: usize,
 }
 
 impl LoopSearch<'_> {
-    fn extend(&mut self) -> Option<(Vec<Cell>, Vec<Cell>)> {
-        let last = *self.path.last().expect("the path starts at the piece");
-        let neighbours: Vec<Cell> = king_neighbours(self.grid, last).collect();
-        for next in neighbours {
-            let index = pad(self.stride, next);
-            if !self.group[index] {
+    /// A loop of at most `limit` pieces that closes a chain, depth first:
+    /// one frame per piece of the path, holding the next king step to try
+    /// from it. Leaves the path at the piece alone when it finds none.
+    fn within(&mut self, limit: usize) -> Option<(Vec<Cell>, Vec<Cell>)> {
+        let steps = self.layout.steps();
+        let mut frames = vec![0];
+        while let Some(tried) = frames.last_mut() {
+            let Some(step) = steps.get(*tried) else {
+                frames.pop();
+                if frames.is_empty() {
+                    break;
+                }
+                let left = self.path.pop().expect("one piece per frame");
+                self.position[left] = OFF_PATH;
+                continue;
+            };
+            *tried += 1;
+            let last = *self.path.last().expect("the path starts at the piece");
+            let next = last.wrapping_add_signed(step.offset);
+            if !self.group[next] {
                 continue;
             }
             if next == self.path[0] {
                 if self.path.len() >= 4
                     && let Some(inside) = self.closes_chain()
                 {
-                    return Some((self.path.clone(), inside));
+                    let cells = self.path.iter().map(|&cell| self.layout.cell(cell));
+                    return Some((cells.collect(), inside));
                 }
                 continue;
             }
-            if self.position[index] != usize::MAX
-                || self.path.len() + self.distance[index] > self.limit
+            if self.position[next] != OFF_PATH
+                || self.path.len() + self.distance[next] > limit
                 || self.crosses(last, next)
             {
                 continue;
             }
-            self.position[index] = self.path.len();
+            self.position[next] = self.path.len();
             self.path.push(next);
-            let found = self.extend();
-            self.path.pop();
-            self.position[index] = usize::MAX;
-            if found.is_some() {
-                return found;
-            }
+            frames.push(0);
         }
         None
     }
 
     /// Whether the step `from`-`to` would cross a diagonal step of the path
     /// (or of the loop, once closed: first and last are then neighbours).
-    fn crosses(&self, from: Cell, to: Cell) -> bool {
-        if from.x == to.x || from.y == to.y {
+    fn crosses(&self, from: Index, to: Index) -> bool {
+        let Some(step) = self
+            .layout
+            .steps()
+            .into_iter()
+            .find(|step| from.wrapping_add_signed(step.offset) == to)
+        else {
             return false;
-        }
-        let a = self.position[pad(self.stride, Cell::new(from.x, to.y))];
-        let b = self.position[pad(self.stride, Cell::new(to.x, from.y))];
+        };
+        let Some((vertical, horizontal)) = step.between else {
+            return false;
+        };
+        let a = self.position[from.wrapping_add_signed(vertical)];
+        let b = self.position[from.wrapping_add_signed(horizontal)];
         let len = self.path.len();
-        a != usize::MAX && b != usize::MAX && (a.abs_diff(b) == 1 || a.abs_diff(b) == len - 1)
+        a != OFF_PATH && b != OFF_PATH && (a.abs_diff(b) == 1 || a.abs_diff(b) == len - 1)
     }
 
     /// The empty squares inside the closed path, if they hold a large enough group.
     fn closes_chain(&self) -> Option<Vec<Cell>> {
         let len = self.path.len();
-        let simple = (0..len).all(|i| {
-            let (from, to) = (self.path[i], self.path[(i + 1) % len]);
-            !self.crosses(from, to)
-        });
+        let simple = (0..len).all(|i| !self.crosses(self.path[i], self.path[(i + 1) % len]));
         if !simple {
             return None;
         }
+        let corners: Vec<Cell> = self
+            .path
+            .iter()
+            .map(|&cell| self.layout.cell(cell))
+            .collect();
         let inside: Vec<Cell> = self
             .grid
             .cells()
-            .filter(|&cell| !self.grid.is_occupied(cell) && surrounds(&self.path, cell))
+            .filter(|&cell| !self.grid.is_occupied(cell) && surrounds(&corners, cell))
             .collect();
-        let padded: Vec<usize> = inside.iter().map(|&cell| pad(self.stride, cell)).collect();
-        (largest_king_group(self.stride, &padded) >= self.min_enclosed).then_some(inside)
+        let padded: Vec<Index> = inside.iter().map(|&cell| self.layout.index(cell)).collect();
+        (largest_king_group(self.layout, &padded) >= self.min_enclosed).then_some(inside)
     }
 }
 

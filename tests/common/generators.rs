@@ -114,25 +114,51 @@ pub fn dense_cluster(seed: u64, width: usize, height: usize) -> Case {
     }
 }
 
+/// A random rectangle of the grid, at least `span` + 1 cells a side where the
+/// grid allows: its lower left and upper right corners.
+struct Rectangle {
+    x0: usize,
+    y0: usize,
+    x1: usize,
+    y1: usize,
+}
+
+impl Rectangle {
+    fn random(rng: &mut Rng, width: usize, height: usize, span: usize) -> Rectangle {
+        let x0 = rng.below(width.saturating_sub(span).max(1));
+        let y0 = rng.below(height.saturating_sub(span).max(1));
+        let x1 = rng.range((x0 + span).min(width - 1), width - 1);
+        let y1 = rng.range((y0 + span).min(height - 1), height - 1);
+        Rectangle { x0, y0, x1, y1 }
+    }
+
+    fn on_border(&self, (x, y): XY) -> bool {
+        (x >= self.x0 && x <= self.x1 && (y == self.y0 || y == self.y1))
+            || (y >= self.y0 && y <= self.y1 && (x == self.x0 || x == self.x1))
+    }
+
+    fn is_corner(&self, (x, y): XY) -> bool {
+        (x == self.x0 || x == self.x1) && (y == self.y0 || y == self.y1)
+    }
+
+    fn is_inside(&self, (x, y): XY) -> bool {
+        x > self.x0 && x < self.x1 && y > self.y0 && y < self.y1
+    }
+}
+
 /// A ring-like structure: the border of a random rectangle, with gaps, bumps,
 /// diagonal corners and a few pieces inside; the kind of board where loops and
 /// the rim rule matter.
 pub fn ring(seed: u64, width: usize, height: usize) -> Case {
     let mut rng = Rng::new(seed);
     let mut grid = OGrid::new(width, height);
-    let x0 = rng.below(width.saturating_sub(2).max(1));
-    let y0 = rng.below(height.saturating_sub(2).max(1));
-    let x1 = rng.range((x0 + 2).min(width - 1), width - 1);
-    let y1 = rng.range((y0 + 2).min(height - 1), height - 1);
+    let rectangle = Rectangle::random(&mut rng, width, height, 2);
     let gap = rng.range(0, 12) as u32;
     let cut_corners = rng.percent(50);
     let mut ring_cells = Vec::new();
     for cell in grid.clone().cells() {
-        let (x, y) = cell;
-        let on_ring = (x >= x0 && x <= x1 && (y == y0 || y == y1))
-            || (y >= y0 && y <= y1 && (x == x0 || x == x1));
-        let corner = (x == x0 || x == x1) && (y == y0 || y == y1);
-        if on_ring && !(cut_corners && corner) && !rng.percent(gap) {
+        let corner = rectangle.is_corner(cell);
+        if rectangle.on_border(cell) && !(cut_corners && corner) && !rng.percent(gap) {
             grid.set(cell, true);
             ring_cells.push(cell);
         } else if rng.percent(12) {
@@ -140,7 +166,7 @@ pub fn ring(seed: u64, width: usize, height: usize) -> Case {
         }
     }
     let moved = if ring_cells.is_empty() {
-        (x0, y0)
+        (rectangle.x0, rectangle.y0)
     } else {
         ring_cells[rng.below(ring_cells.len())]
     };
@@ -149,6 +175,47 @@ pub fn ring(seed: u64, width: usize, height: usize) -> Case {
         grid,
         moved: vec![moved],
         origin: format!("ring(seed {seed}, {width}x{height})"),
+    }
+}
+
+/// A piece deep inside a walled room: the border of a random rectangle is
+/// solid, its inside filled at 20..50%, and the moved piece stands inside with
+/// at least two pieces beside it. Loops through it can take in only part of
+/// the room, the case the corridor search and its last resort exist for.
+pub fn piece_in_a_room(seed: u64, width: usize, height: usize) -> Case {
+    let mut rng = Rng::new(seed);
+    let mut grid = OGrid::new(width, height);
+    let room = Rectangle::random(&mut rng, width, height, 4);
+    let fill = rng.range(20, 50) as u32;
+    for cell in grid.clone().cells() {
+        let occupied = if room.on_border(cell) {
+            true
+        } else if room.is_inside(cell) {
+            rng.percent(fill)
+        } else {
+            rng.percent(10)
+        };
+        grid.set(cell, occupied);
+    }
+    let inside: Vec<XY> = grid
+        .clone()
+        .cells()
+        .filter(|&cell| room.is_inside(cell))
+        .collect();
+    let moved = inside[rng.below(inside.len())];
+    grid.set(moved, true);
+    let beside: Vec<XY> = grid
+        .clone()
+        .cells()
+        .filter(|&(x, y)| x.abs_diff(moved.0) <= 1 && y.abs_diff(moved.1) <= 1 && (x, y) != moved)
+        .collect();
+    while beside.iter().filter(|&&cell| grid.get(cell)).count() < 2 {
+        grid.set(beside[rng.below(beside.len())], true);
+    }
+    Case {
+        grid,
+        moved: vec![moved],
+        origin: format!("piece_in_a_room(seed {seed}, {width}x{height})"),
     }
 }
 

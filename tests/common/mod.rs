@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 
 pub mod generators;
+pub mod large_grids;
 pub mod oracle;
 
 /// The spec's chain table (section 2): position after the move, moved square, chain, size.
