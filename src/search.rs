@@ -688,8 +688,8 @@ impl<'a> Worker<'a> {
                 _ => SwitchRun::default(),
             };
             let new_depth = depth - 1 + i32::from(child.in_check());
-            let value = if index == first {
-                self.child_value(
+            let search = |searcher: &mut Self, beta: i32, pv: bool| {
+                searcher.child_value(
                     &child,
                     child_run,
                     action.switch,
@@ -697,32 +697,20 @@ impl<'a> Worker<'a> {
                     alpha,
                     beta,
                     0,
-                    true,
+                    pv,
                 )
+            };
+            // Principal variation search: the first move with the full
+            // window, the rest with a null window, re-searched if they beat alpha.
+            let value = if index == first {
+                search(self, beta, true)
             } else {
-                let mut value = self.child_value(
-                    &child,
-                    child_run,
-                    action.switch,
-                    new_depth,
-                    alpha,
-                    alpha + 1,
-                    0,
-                    false,
-                );
+                let value = search(self, alpha + 1, false);
                 if value > alpha && value < beta {
-                    value = self.child_value(
-                        &child,
-                        child_run,
-                        action.switch,
-                        new_depth,
-                        alpha,
-                        beta,
-                        0,
-                        true,
-                    );
+                    search(self, beta, true)
+                } else {
+                    value
                 }
-                value
             };
             if self.should_stop() {
                 break;

@@ -80,6 +80,15 @@ impl Engine {
         self.until("readyok")
     }
 
+    /// The FEN that `d` shows for the engine's position.
+    fn fen(&mut self) -> String {
+        self.send("d");
+        let lines = self.until("Checkers");
+        let fen = lines.iter().find_map(|line| line.strip_prefix("Fen: "));
+        fen.unwrap_or_else(|| panic!("no Fen line: {lines:#?}"))
+            .to_string()
+    }
+
     /// Sends `quit` and checks that the engine exits cleanly.
     fn quit(mut self) {
         self.send("quit");
@@ -259,13 +268,9 @@ fn bad_input_is_named_and_the_position_kept() {
             .any(|line| line.starts_with("info string error:") && line.contains("e1e3")),
         "{lines:#?}"
     );
-    engine.send("d");
-    let lines = engine.until("Checkers");
-    assert!(
-        lines
-            .iter()
-            .any(|line| line == "Fen: rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"),
-        "{lines:#?}"
+    assert_eq!(
+        engine.fen(),
+        "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
     );
     for bad in [
         "position fen 8/8/8 w - - 0 1",
@@ -312,12 +317,10 @@ fn switch_tokens_are_checked() {
             .any(|line| line.starts_with("info string error:") && line.contains("chain")),
         "{lines:#?}"
     );
-    engine.send("d");
-    let lines = engine.until("Checkers");
+    let fen = engine.fen();
     assert!(
-        lines
-            .iter()
-            .any(|line| line.starts_with("Fen: rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b"))
+        fen.starts_with("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b"),
+        "{fen}"
     );
     engine.quit();
 }
