@@ -8,6 +8,7 @@ pub mod game;
 pub mod movepick;
 pub mod play;
 pub mod search;
+pub mod see;
 pub mod time;
 pub mod tools;
 pub mod transposition;

@@ -2,14 +2,15 @@
 //!
 //! An action is a board move plus, in SSCC, whether its player switches after
 //! it (spec section 4). The order is: the transposition table's action,
-//! winning and equal captures and queen promotions, switches, killers, quiet
+//! winning and equal captures and queen promotions, switches, killers, the
+//! counter move, quiet
 //! moves by history, and last the captures that lose material and underpromotions.
 
 use arrayvec::ArrayVec;
 
-use crate::board::attacks::pawn_attacks;
 use crate::board::{Color, Move, MoveKind, Piece, Position};
 use crate::eval::PIECE_VALUE;
+use crate::see::see_at_least;
 
 /// One child of a search node: a board move, and whether its player then switches sides.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -86,6 +87,7 @@ const TT_SCORE: i32 = 10_000_000;
 const GOOD_TACTICAL: i32 = 1_000_000;
 const SWITCH_SCORE: i32 = 900_000;
 const KILLER_SCORE: [i32; 2] = [800_000, 790_000];
+const COUNTER_SCORE: i32 = 780_000;
 const BAD_TACTICAL: i32 = -1_000_000;
 
 /// Whether `mv` captures or promotes.
@@ -105,17 +107,13 @@ fn victim(position: &Position, mv: Move) -> Option<Piece> {
     }
 }
 
-/// A cheap guess whether a capture or promotion loses material: a bigger piece
-/// taking a smaller one on a square an enemy pawn guards, or an underpromotion.
-fn losing_tactical(position: &Position, mv: Move, attacker: Piece) -> bool {
+/// Whether a capture or promotion loses material: an underpromotion, or a
+/// capture that loses the exchange on its square.
+fn losing_tactical(position: &Position, mv: Move) -> bool {
     if let MoveKind::Promotion(piece) = mv.kind() {
         return piece != Piece::Queen;
     }
-    let gain = victim(position, mv).map_or(0, |piece| PIECE_VALUE[piece.index()]);
-    let us = position.side_to_move();
-    let guarded =
-        !(pawn_attacks(us, mv.to()) & position.colored_pieces(!us, Piece::Pawn)).is_empty();
-    guarded && PIECE_VALUE[attacker.index()] > gain
+    !see_at_least(position, mv, 0)
 }
 
 /// MVV-LVA plus a promotion bonus.
@@ -129,6 +127,8 @@ fn tactical_score(position: &Position, mv: Move, attacker: Piece) -> i32 {
 pub struct OrderingHints<'a> {
     pub tt_action: u16,
     pub killers: [Option<Move>; 2],
+    /// The quiet move that last refuted the opponent's previous move.
+    pub counter: Option<Move>,
     pub history: &'a History,
 }
 
@@ -155,13 +155,15 @@ impl MovePicker {
             let tactical = is_tactical(position, mv);
             let forms_chain = chain.as_mut().is_some_and(|forms| forms(mv));
             let base = if tactical {
-                if losing_tactical(position, mv, attacker) {
+                if losing_tactical(position, mv) {
                     BAD_TACTICAL + tactical_score(position, mv, attacker)
                 } else {
                     GOOD_TACTICAL + tactical_score(position, mv, attacker)
                 }
             } else if let Some(slot) = hints.killers.iter().position(|&k| k == Some(mv)) {
                 KILLER_SCORE[slot]
+            } else if hints.counter == Some(mv) {
+                COUNTER_SCORE
             } else {
                 hints.history.get(us, mv)
             };
@@ -276,6 +278,7 @@ mod tests {
         let hints = OrderingHints {
             tt_action: 0,
             killers: [None, None],
+            counter: None,
             history: &history,
         };
         let first = MovePicker::all(&position, &hints, None, false)

@@ -14,11 +14,13 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use arrayvec::ArrayVec;
+use once_cell::sync::Lazy;
 
 use crate::board::{Move, Piece, Position};
 use crate::eval::{PIECE_VALUE, evaluate};
 use crate::game::{ChainTest, Rules, SwitchRun, forms_chain};
 use crate::movepick::{Action, History, MovePicker, OrderingHints};
+use crate::see::see_at_least;
 use crate::time::Budget;
 use crate::transposition::{Bound, Entry, TranspositionTable};
 
@@ -185,6 +187,12 @@ struct Worker<'a> {
     shared: &'a Shared<'a>,
     history: Box<History>,
     killers: [[Option<Move>; 2]; MAX_PLY + 2],
+    /// By the origin and destination of a move, the quiet reply that last refuted it.
+    counters: Box<[[Option<Move>; 64]; 64]>,
+    /// The board move played at each ply of the current line (`None` for a null move).
+    line: [Option<Move>; MAX_PLY + 2],
+    /// The static evaluation at each ply of the current line (`-INFINITE` in check).
+    static_evals: [i32; MAX_PLY + 2],
     keys: Vec<u64>,
     pv: Vec<ArrayVec<Action, MAX_PLY>>,
     nodes: u64,
@@ -195,6 +203,21 @@ struct Worker<'a> {
 }
 
 const NODES_PER_CHECK: u64 = 256;
+
+/// How much shallower a late quiet move is searched first: growing with the
+/// logarithms of the depth and of the move's place in the order.
+fn late_move_reduction(depth: i32, index: usize) -> i32 {
+    static TABLE: Lazy<[[i32; 64]; 64]> = Lazy::new(|| {
+        let mut table = [[0; 64]; 64];
+        for (depth, row) in table.iter_mut().enumerate().skip(1) {
+            for (index, reduction) in row.iter_mut().enumerate().skip(1) {
+                *reduction = (0.75 + (depth as f64).ln() * (index as f64).ln() / 2.25) as i32;
+            }
+        }
+        table
+    });
+    TABLE[(depth as usize).min(63)][index.min(63)]
+}
 /// A player this far ahead at the horizon keeps its army without looking at
 /// switches: the other army is worth about the negation.
 const AHEAD_ENOUGH_TO_STAY: i32 = 150;
@@ -206,6 +229,9 @@ impl<'a> Worker<'a> {
             shared,
             history: History::new(),
             killers: [[None; 2]; MAX_PLY + 2],
+            counters: Box::new([[None; 64]; 64]),
+            line: [None; MAX_PLY + 2],
+            static_evals: [-INFINITE; MAX_PLY + 2],
             keys: root.history.clone(),
             pv: vec![ArrayVec::new(); MAX_PLY + 2],
             nodes: 0,
@@ -375,6 +401,16 @@ impl<'a> Worker<'a> {
         } else {
             entry.map_or_else(|| evaluate(position), |entry| entry.eval)
         };
+        self.static_evals[ply] = static_eval;
+        // The same colour two plies ago stood worse: lines here deserve more trust.
+        let improving = !in_check && ply >= 2 && static_eval > self.static_evals[ply - 2];
+        // With no stored move this node was not searched before, or not deeply:
+        // a shallower search finds its best move sooner.
+        let depth = if depth >= 4 && entry.is_none_or(|entry| entry.action == 0) {
+            depth - 1
+        } else {
+            depth
+        };
 
         let rules = self.rules();
         let mut run_here = run;
@@ -384,7 +420,7 @@ impl<'a> Worker<'a> {
         // the pruning below that trusts the static evaluation stays off there.
         let quiet_node = !pv_node && !in_check && beta.abs() < MATE_BOUND;
 
-        if quiet_node && depth <= 6 && static_eval - 90 * depth >= beta {
+        if quiet_node && depth <= 6 && static_eval - 90 * (depth - i32::from(improving)) >= beta {
             return static_eval;
         }
 
@@ -397,6 +433,7 @@ impl<'a> Worker<'a> {
         {
             let reduction = 3 + depth / 4;
             self.keys.push(position.key());
+            self.line[ply] = None;
             let value = -self.search(
                 &child,
                 SwitchRun::default(),
@@ -416,9 +453,11 @@ impl<'a> Worker<'a> {
         }
 
         let tt_action = entry.map_or(0, |entry| entry.action);
+        let previous = ply.checked_sub(1).and_then(|before| self.line[before]);
         let hints = OrderingHints {
             tt_action,
             killers: self.killers[ply],
+            counter: previous.and_then(|mv| self.counters[mv.from().index()][mv.to().index()]),
             history: &self.history,
         };
         // Chains are tested only for moves about to be searched: the test
@@ -442,7 +481,23 @@ impl<'a> Worker<'a> {
                 && !scored.tactical
                 && best_score > -MATE_BOUND
                 && depth <= 4
-                && quiets_tried.len() as i32 >= 4 + 4 * depth * depth
+                && quiets_tried.len() as i32 >= (4 + 4 * depth * depth) / (2 - i32::from(improving))
+            {
+                continue;
+            }
+            // Moves that lose material in the exchange on their square, near the leaves.
+            if quiet_node
+                && best_score > -MATE_BOUND
+                && depth <= 6
+                && !see_at_least(
+                    position,
+                    mv,
+                    if scored.tactical {
+                        -25 * depth * depth
+                    } else {
+                        -70 * depth
+                    },
+                )
             {
                 continue;
             }
@@ -452,6 +507,7 @@ impl<'a> Worker<'a> {
             };
             let quiet = !scored.tactical && !chain;
             let child = position.after(mv);
+            self.line[ply] = Some(mv);
             let gives_check = child.in_check();
             let new_depth = depth - 1 + i32::from(gives_check);
             // A chain's switch first: it is often the stronger child.
@@ -467,13 +523,18 @@ impl<'a> Worker<'a> {
                         &child, child_run, switch, new_depth, alpha, beta, ply, pv_node,
                     )
                 } else {
-                    let reduction =
-                        if depth >= 3 && index >= 3 && quiet && !gives_check && !in_check {
-                            let base = 1 + index / 8 + depth / 8;
-                            (base - i32::from(pv_node)).clamp(0, new_depth - 1)
-                        } else {
-                            0
-                        };
+                    let reduction = if depth >= 3 && index >= 2 && quiet && !in_check {
+                        let killer = self.killers[ply].contains(&Some(mv));
+                        (late_move_reduction(depth, index)
+                            - i32::from(pv_node)
+                            - i32::from(gives_check)
+                            - i32::from(killer)
+                            + i32::from(!improving)
+                            - self.history.get(us, mv) / 8192)
+                            .clamp(0, new_depth - 1)
+                    } else {
+                        0
+                    };
                     let mut value = self.child_value(
                         &child,
                         child_run,
@@ -527,6 +588,10 @@ impl<'a> Worker<'a> {
                                     self.killers[ply][1] = self.killers[ply][0];
                                     self.killers[ply][0] = Some(mv);
                                 }
+                                if let Some(previous) = previous {
+                                    self.counters[previous.from().index()][previous.to().index()] =
+                                        Some(mv);
+                                }
                             }
                             break 'moves;
                         }
@@ -542,22 +607,15 @@ impl<'a> Worker<'a> {
             // Every move was pruned: the node is no better than alpha.
             return alpha;
         }
-        let bound = if best_score >= beta {
-            Bound::Lower
-        } else if best_score > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
-        self.shared.tt.store(
+        let eval = if in_check { 0 } else { static_eval };
+        self.store(
             key,
-            Entry {
-                action: best_action.map_or(0, Action::pack),
-                score: score_to_tt(best_score, ply),
-                eval: if in_check { 0 } else { static_eval },
-                depth,
-                bound,
-            },
+            ply,
+            depth,
+            eval,
+            best_action,
+            best_score,
+            (original_alpha, beta),
         );
         best_score
     }
@@ -590,11 +648,13 @@ impl<'a> Worker<'a> {
         }
         let in_check = position.in_check();
         let mut best = -INFINITE;
+        let mut static_eval = 0;
         let picker = if in_check {
             let history = &self.history;
             let hints = OrderingHints {
                 tt_action: 0,
                 killers: [None; 2],
+                counter: None,
                 history,
             };
             let picker = MovePicker::all(position, &hints, None, false);
@@ -603,7 +663,8 @@ impl<'a> Worker<'a> {
             }
             picker
         } else {
-            let stand_pat = self.stand_pat(position, run);
+            static_eval = evaluate(position);
+            let stand_pat = self.stand_pat(position, run, static_eval);
             if stand_pat >= beta {
                 return stand_pat;
             }
@@ -611,9 +672,14 @@ impl<'a> Worker<'a> {
             best = stand_pat;
             MovePicker::tactical(position)
         };
+        let original_alpha = alpha;
+        let mut best_action = None;
         for scored in picker {
             let mv = scored.action.mv;
             if !in_check {
+                if !see_at_least(position, mv, 0) {
+                    continue;
+                }
                 // Delta pruning: even winning the piece cannot lift alpha.
                 let gain = position
                     .piece_on(mv.to())
@@ -630,6 +696,7 @@ impl<'a> Worker<'a> {
             }
             if value > best {
                 best = value;
+                best_action = Some(scored.action);
                 if value > alpha {
                     alpha = value;
                     if value >= beta {
@@ -638,7 +705,47 @@ impl<'a> Worker<'a> {
                 }
             }
         }
+        self.store(
+            key,
+            ply,
+            0,
+            static_eval,
+            best_action,
+            best,
+            (original_alpha, beta),
+        );
         best
+    }
+
+    /// Stores a node's result, searched with `window`, in the transposition table.
+    #[allow(clippy::too_many_arguments)]
+    fn store(
+        &self,
+        key: u64,
+        ply: usize,
+        depth: i32,
+        eval: i32,
+        best_action: Option<Action>,
+        best: i32,
+        (alpha, beta): (i32, i32),
+    ) {
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.shared.tt.store(
+            key,
+            Entry {
+                action: best_action.map_or(0, Action::pack),
+                score: score_to_tt(best, ply),
+                eval,
+                depth,
+                bound,
+            },
+        );
     }
 
     /// The static value of `position` to the player to move. In SSCC a
@@ -646,8 +753,7 @@ impl<'a> Worker<'a> {
     /// instead, so the position is worth about the better of the two sides:
     /// at the horizon a chain can turn a lost position into a won one, which
     /// captures alone never see.
-    fn stand_pat(&self, position: &Position, mut run: SwitchRun) -> i32 {
-        let own = evaluate(position);
+    fn stand_pat(&self, position: &Position, mut run: SwitchRun, own: i32) -> i32 {
         let Some(rules) = self.rules() else {
             return own;
         };
@@ -683,6 +789,7 @@ impl<'a> Worker<'a> {
         for index in first..self.root_moves.len() {
             let action = self.root_moves[index].action;
             let child = position.after(action.mv);
+            self.line[0] = Some(action.mv);
             let child_run = match self.rules() {
                 Some(rules) if action.switch => root.run.after_switch(position, action.mv, &rules),
                 _ => SwitchRun::default(),
@@ -837,6 +944,7 @@ fn root_actions(root: &Root, tt: &TranspositionTable, search_moves: &[Move]) -> 
             .probe(position.key() ^ run_key(root.run))
             .map_or(0, |entry| entry.action),
         killers: [None; 2],
+        counter: None,
         history: &history,
     };
     let mut run = root.run;

@@ -145,6 +145,14 @@ impl TranspositionTable {
             let data = slot.data.load(Ordering::Relaxed);
             let check = slot.check.load(Ordering::Relaxed);
             if check ^ data == key || data == 0 {
+                // A much deeper result outlives a shallow bound from this search.
+                if data != 0
+                    && entry.bound != Bound::Exact
+                    && depth_of(data) > i64::from(entry.depth) + 3
+                    && generation_of(data) == self.generation()
+                {
+                    return;
+                }
                 target = slot;
                 // Keep a deeper entry's move when this store has none.
                 if data != 0 && entry.action == 0 {

@@ -7,12 +7,16 @@
 
 use std::fmt::Write;
 
-use once_cell::sync::Lazy;
-
 use crate::board::attacks::{
     bishop_attacks, king_attacks, knight_attacks, pawn_attacks, queen_attacks, rook_attacks,
 };
 use crate::board::{Bitboard, Color, Piece, Position, Square};
+
+mod term;
+mod weights;
+
+pub use term::Term;
+pub use weights::{WEIGHTS, Weights};
 
 /// A middlegame and an endgame value, blended by the material left on the board.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -21,7 +25,7 @@ pub struct Score {
     pub eg: i32,
 }
 
-const fn s(mg: i32, eg: i32) -> Score {
+pub(crate) const fn s(mg: i32, eg: i32) -> Score {
     Score { mg, eg }
 }
 
@@ -52,16 +56,6 @@ impl std::ops::Mul<i32> for Score {
     }
 }
 
-/// Material, indexed by `Piece::index()`; the king's is never counted.
-pub const MATERIAL: [Score; 6] = [
-    s(90, 115),
-    s(330, 300),
-    s(345, 320),
-    s(470, 530),
-    s(980, 990),
-    s(0, 0),
-];
-
 /// Rough piece values for move ordering and pruning margins.
 pub const PIECE_VALUE: [i32; 6] = [100, 310, 330, 500, 950, 20_000];
 
@@ -69,83 +63,100 @@ pub const PIECE_VALUE: [i32; 6] = [100, 310, 330, 500, 950, 20_000];
 const PHASE: [i32; 6] = [0, 1, 1, 2, 4, 0];
 const MAX_PHASE: i32 = 24;
 
-const TEMPO: i32 = 12;
-const BISHOP_PAIR: Score = s(30, 50);
-const DOUBLED_PAWN: Score = s(-10, -20);
-const ISOLATED_PAWN: Score = s(-12, -14);
-/// By rank counted from the pawn's own side.
-const PASSED_PAWN: [Score; 8] = [
-    s(0, 0),
-    s(2, 8),
-    s(5, 12),
-    s(12, 25),
-    s(25, 45),
-    s(45, 80),
-    s(70, 120),
-    s(0, 0),
-];
-const ROOK_OPEN_FILE: Score = s(22, 8);
-const ROOK_SEMI_OPEN_FILE: Score = s(10, 5);
-/// Per reachable square beyond the typical number: knight, bishop, rook, queen.
-const MOBILITY: [(Score, i32); 4] = [(s(4, 4), 4), (s(5, 5), 6), (s(3, 6), 7), (s(1, 3), 13)];
-const SHIELD_PAWN: i32 = 12;
 /// Weight of each piece kind's attacks on the squares around the enemy king.
 const KING_ATTACK_WEIGHT: [i32; 6] = [0, 2, 2, 3, 5, 0];
 
-/// Centralisation in 0 (corner) … 6 (centre): 7 minus the doubled Manhattan distance to the centre, halved.
-fn centrality(square: Square) -> i32 {
-    let file = 2 * i32::from(square.file()) - 7;
-    let rank = 2 * i32::from(square.rank()) - 7;
-    (14 - file.abs() - rank.abs()) / 2
+/// Where the evaluation puts what it finds: the engine adds up weights, the
+/// tuner records how often each term occurs. Counts are White-positive.
+pub trait Accumulator {
+    /// `count` times the weight of `term`.
+    fn add(&mut self, term: Term, count: i32);
+    /// A value that is not a weight times a count (the king attack, which grows
+    /// with the square of the attackers' weight), not tuned.
+    fn add_fixed(&mut self, group: Group, score: Score);
 }
 
-/// Piece-square value for a White piece on `square`; Black's is mirrored.
-fn square_value(piece: Piece, square: Square) -> Score {
-    let center = centrality(square);
-    let rank = i32::from(square.rank());
-    let file = i32::from(square.file());
-    let central_file = 3 - (2 * file - 7).abs() / 2;
-    match piece {
-        Piece::Pawn => s(
-            3 * (rank - 1)
-                + if (2..=5).contains(&file) {
-                    4 * (rank - 1).min(3)
-                } else {
-                    0
-                },
-            8 * (rank - 1),
-        ),
-        Piece::Knight => s(8 * center - 25, 6 * center - 20),
-        Piece::Bishop => s(4 * center - 10, 3 * center - 10),
-        Piece::Rook => s(
-            2 * central_file + if rank == 6 { 15 } else { 0 },
-            if rank == 6 { 10 } else { 0 },
-        ),
-        Piece::Queen => s(2 * center - 8, 4 * center - 12),
-        Piece::King => {
-            let shelter = match file {
-                0 | 1 | 6 | 7 => 20,
-                2 | 5 => 5,
-                _ => -10,
-            };
-            s(shelter - 30 * rank, 8 * center - 28)
+/// The parts of the evaluation the `eval` command shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Group {
+    MaterialPsqt,
+    Mobility,
+    Pawns,
+    Pieces,
+    KingSafety,
+    Threats,
+    Tempo,
+}
+
+impl Group {
+    const ALL: [Group; 7] = [
+        Group::MaterialPsqt,
+        Group::Mobility,
+        Group::Pawns,
+        Group::Pieces,
+        Group::KingSafety,
+        Group::Threats,
+        Group::Tempo,
+    ];
+
+    fn of(term: Term) -> Group {
+        match term {
+            Term::Psqt(..) => Group::MaterialPsqt,
+            Term::Mobility(..) => Group::Mobility,
+            Term::PassedPawn(_) | Term::IsolatedPawn | Term::DoubledPawn | Term::SupportedPawn => {
+                Group::Pawns
+            }
+            Term::BishopPair | Term::RookOpenFile | Term::RookSemiOpenFile => Group::Pieces,
+            Term::PawnThreat | Term::MinorThreat => Group::Threats,
+            Term::ShieldPawn => Group::KingSafety,
+            Term::Tempo => Group::Tempo,
+        }
+    }
+
+    fn label(self) -> &'static str {
+        match self {
+            Group::MaterialPsqt => "Material+PSQT",
+            Group::Mobility => "Mobility",
+            Group::Pawns => "Pawns",
+            Group::Pieces => "Pieces",
+            Group::KingSafety => "King safety",
+            Group::Threats => "Threats",
+            Group::Tempo => "Tempo",
         }
     }
 }
 
-/// Material plus piece-square value of every (colour, piece, square), White-positive.
-static PSQT: Lazy<[[[Score; 64]; 6]; 2]> = Lazy::new(|| {
-    let mut table = [[[Score::default(); 64]; 6]; 2];
-    for piece in Piece::ALL {
-        for square in Square::all() {
-            let value = MATERIAL[piece.index()] + square_value(piece, square);
-            table[Color::White.index()][piece.index()][square.index()] = value;
-            table[Color::Black.index()][piece.index()][square.relative_to(Color::Black).index()] =
-                value;
-        }
+/// The engine's accumulator: the weighted sum.
+struct Sum<'a> {
+    weights: &'a Weights,
+    total: Score,
+}
+
+impl Accumulator for Sum<'_> {
+    #[inline]
+    fn add(&mut self, term: Term, count: i32) {
+        self.total += self.weights[term] * count;
     }
-    table
-});
+
+    fn add_fixed(&mut self, _: Group, score: Score) {
+        self.total += score;
+    }
+}
+
+/// The sum by group, for the `eval` command.
+struct ByGroup {
+    sums: [Score; Group::ALL.len()],
+}
+
+impl Accumulator for ByGroup {
+    fn add(&mut self, term: Term, count: i32) {
+        self.sums[Group::of(term) as usize] += WEIGHTS[term] * count;
+    }
+
+    fn add_fixed(&mut self, group: Group, score: Score) {
+        self.sums[group as usize] += score;
+    }
+}
 
 /// The squares attacked by `color`'s pawns.
 fn pawn_attack_span(position: &Position, color: Color) -> Bitboard {
@@ -181,47 +192,33 @@ fn front_span(square: Square, color: Color) -> Bitboard {
     files & ahead
 }
 
-/// The evaluation split into its terms, White-positive, for `eval` and tests.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Terms {
-    pub material_psqt: Score,
-    pub mobility: Score,
-    pub pawns: Score,
-    pub pieces: Score,
-    pub king_safety: Score,
-    pub phase: i32,
-}
-
-impl Terms {
-    pub fn total(&self) -> Score {
-        self.material_psqt + self.mobility + self.pawns + self.pieces + self.king_safety
-    }
-}
-
-fn side_terms(position: &Position, us: Color, terms: &mut Terms, sign: i32) {
+/// Adds `us`'s terms to `acc`, with `sign` +1 for White and -1 for Black.
+fn side_terms(position: &Position, us: Color, sign: i32, acc: &mut impl Accumulator) {
     let them = !us;
     let occupied = position.occupied();
     let ours = position.colored(us);
     let our_pawns = position.colored_pieces(us, Piece::Pawn);
     let their_pawns = position.colored_pieces(them, Piece::Pawn);
     let enemy_pawn_attacks = pawn_attack_span(position, them);
+    let our_pawn_attacks = pawn_attack_span(position, us);
     let safe = !(ours | enemy_pawn_attacks);
+    let their_pieces = position.colored(them)
+        - position.colored_pieces(them, Piece::Pawn)
+        - position.colored_pieces(them, Piece::King);
+    let their_heavies =
+        position.colored_pieces(them, Piece::Rook) | position.colored_pieces(them, Piece::Queen);
 
-    let mut material = Score::default();
     for piece in Piece::ALL {
         for square in position.colored_pieces(us, piece) {
-            material += PSQT[us.index()][piece.index()][square.index()];
+            acc.add(Term::Psqt(piece, square.relative_to(us)), sign);
         }
     }
 
-    let mut mobility = Score::default();
     let their_king = position.king(them);
     let king_zone = king_attacks(their_king) | their_king.bitboard();
     let (mut attack_units, mut attackers) = (0, 0);
-    for (slot, piece) in [Piece::Knight, Piece::Bishop, Piece::Rook, Piece::Queen]
-        .into_iter()
-        .enumerate()
-    {
+    let mut minor_attacks = Bitboard::EMPTY;
+    for piece in [Piece::Knight, Piece::Bishop, Piece::Rook, Piece::Queen] {
         for square in position.colored_pieces(us, piece) {
             let attacks = match piece {
                 Piece::Knight => knight_attacks(square),
@@ -229,8 +226,10 @@ fn side_terms(position: &Position, us: Color, terms: &mut Terms, sign: i32) {
                 Piece::Rook => rook_attacks(square, occupied),
                 _ => queen_attacks(square, occupied),
             };
-            let (weight, typical) = MOBILITY[slot];
-            mobility += weight * ((attacks & safe).len() as i32 - typical);
+            acc.add(Term::Mobility(piece, (attacks & safe).len() as u8), sign);
+            if matches!(piece, Piece::Knight | Piece::Bishop) {
+                minor_attacks |= attacks;
+            }
             let hits = (attacks & king_zone).len() as i32;
             if hits > 0 {
                 attackers += 1;
@@ -239,40 +238,51 @@ fn side_terms(position: &Position, us: Color, terms: &mut Terms, sign: i32) {
         }
     }
 
-    let mut pawns = Score::default();
     for square in our_pawns {
         let file = Bitboard::file(square.file());
         if (our_pawns & adjacent_files(square.file())).is_empty() {
-            pawns += ISOLATED_PAWN;
+            acc.add(Term::IsolatedPawn, sign);
         }
         if !(front_span(square, us) & file & our_pawns).is_empty() {
-            pawns += DOUBLED_PAWN;
+            acc.add(Term::DoubledPawn, sign);
         }
         if (front_span(square, us) & their_pawns).is_empty() {
-            pawns += PASSED_PAWN[square.relative_rank(us) as usize];
+            acc.add(Term::PassedPawn(square.relative_rank(us)), sign);
         }
     }
 
-    let mut pieces = Score::default();
+    acc.add(
+        Term::SupportedPawn,
+        sign * (our_pawns & our_pawn_attacks).len() as i32,
+    );
+    acc.add(
+        Term::PawnThreat,
+        sign * (their_pieces & our_pawn_attacks).len() as i32,
+    );
+    acc.add(
+        Term::MinorThreat,
+        sign * (their_heavies & minor_attacks).len() as i32,
+    );
+
     if position.colored_pieces(us, Piece::Bishop).len() >= 2 {
-        pieces += BISHOP_PAIR;
+        acc.add(Term::BishopPair, sign);
     }
     for square in position.colored_pieces(us, Piece::Rook) {
         let file = Bitboard::file(square.file());
         if (file & our_pawns).is_empty() {
-            pieces += if (file & their_pawns).is_empty() {
-                ROOK_OPEN_FILE
+            let term = if (file & their_pawns).is_empty() {
+                Term::RookOpenFile
             } else {
-                ROOK_SEMI_OPEN_FILE
+                Term::RookSemiOpenFile
             };
+            acc.add(term, sign);
         }
     }
 
-    // Our attack on their king, scored for us; their shelter, scored against them.
-    let mut king_safety = Score::default();
+    // Our attack on their king, scored for us; our shelter, scored for us.
     if !position.colored_pieces(us, Piece::Queen).is_empty() && attackers >= 2 {
-        let danger = attack_units * attack_units / 2;
-        king_safety += s(danger.min(500), danger.min(500) / 4);
+        let danger = (attack_units * attack_units / 2).min(500);
+        acc.add_fixed(Group::KingSafety, s(danger, danger / 4) * sign);
     }
     let our_king = position.king(us);
     if our_king.relative_rank(us) <= 1 {
@@ -288,28 +298,29 @@ fn side_terms(position: &Position, us: Color, terms: &mut Terms, sign: i32) {
             };
             near(1) | near(2)
         };
-        king_safety += s(SHIELD_PAWN * shield.len().min(3) as i32, 0);
+        acc.add(Term::ShieldPawn, sign * shield.len().min(3) as i32);
     }
-
-    let signed = |score: Score| score * sign;
-    terms.material_psqt += signed(material);
-    terms.mobility += signed(mobility);
-    terms.pawns += signed(pawns);
-    terms.pieces += signed(pieces);
-    terms.king_safety += signed(king_safety);
 }
 
-/// Every term of the evaluation, White-positive.
-pub fn terms(position: &Position) -> Terms {
-    let mut terms = Terms::default();
-    side_terms(position, Color::White, &mut terms, 1);
-    side_terms(position, Color::Black, &mut terms, -1);
-    terms.phase = Piece::ALL
+/// Adds every term of `position` to `acc` and returns the game phase.
+pub fn trace(position: &Position, acc: &mut impl Accumulator) -> i32 {
+    side_terms(position, Color::White, 1, acc);
+    side_terms(position, Color::Black, -1, acc);
+    let to_move = match position.side_to_move() {
+        Color::White => 1,
+        Color::Black => -1,
+    };
+    acc.add(Term::Tempo, to_move);
+    phase(position)
+}
+
+/// The game phase: 24 with all pieces on the board, 0 with pawns and kings alone.
+fn phase(position: &Position) -> i32 {
+    Piece::ALL
         .into_iter()
         .map(|piece| PHASE[piece.index()] * position.pieces(piece).len() as i32)
         .sum::<i32>()
-        .min(MAX_PHASE);
-    terms
+        .min(MAX_PHASE)
 }
 
 /// Blends a middlegame and an endgame value by `phase` (0 = endgame … 24).
@@ -319,32 +330,38 @@ pub fn taper(score: Score, phase: i32) -> i32 {
 
 /// The static evaluation from the side to move's point of view, in centipawns.
 pub fn evaluate(position: &Position) -> i32 {
-    let terms = terms(position);
-    let white = taper(terms.total(), terms.phase);
-    let relative = match position.side_to_move() {
+    let mut sum = Sum {
+        weights: &WEIGHTS,
+        total: Score::default(),
+    };
+    let phase = trace(position, &mut sum);
+    let white = taper(sum.total, phase);
+    match position.side_to_move() {
         Color::White => white,
         Color::Black => -white,
-    };
-    relative + TEMPO
+    }
 }
 
 /// A table of the terms for the `eval` command, White-positive, in pawns.
 pub fn describe(position: &Position) -> String {
-    let terms = terms(position);
+    let mut groups = ByGroup {
+        sums: [Score::default(); Group::ALL.len()],
+    };
+    let phase = trace(position, &mut groups);
+    let total = groups
+        .sums
+        .iter()
+        .fold(Score::default(), |total, &sum| total + sum);
     let mut text = String::new();
-    let rows = [
-        ("Material+PSQT", terms.material_psqt),
-        ("Mobility", terms.mobility),
-        ("Pawns", terms.pawns),
-        ("Pieces", terms.pieces),
-        ("King safety", terms.king_safety),
-        ("Total", terms.total()),
-    ];
     let _ = writeln!(
         text,
         "{:>14} | {:>6} {:>6} | {:>6}",
         "Term", "MG", "EG", "Phased"
     );
+    let rows = Group::ALL
+        .iter()
+        .map(|&group| (group.label(), groups.sums[group as usize]))
+        .chain([("Total", total)]);
     for (name, score) in rows {
         let _ = writeln!(
             text,
@@ -352,13 +369,13 @@ pub fn describe(position: &Position) -> String {
             name,
             f64::from(score.mg) / 100.0,
             f64::from(score.eg) / 100.0,
-            f64::from(taper(score, terms.phase)) / 100.0
+            f64::from(taper(score, phase)) / 100.0
         );
     }
     let _ = write!(
         text,
-        "Phase {}/{}; final evaluation {:+.2} (side to move, tempo included)",
-        terms.phase,
+        "Phase {}/{}; final evaluation {:+.2} (side to move)",
+        phase,
         MAX_PHASE,
         f64::from(evaluate(position)) / 100.0
     );

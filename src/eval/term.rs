@@ -1,0 +1,151 @@
+//! The evaluation's terms: every weight the evaluation adds up, each with a
+//! name for the weights file and a place in the weight vector the tuner fits.
+
+use crate::board::{Piece, Square};
+
+/// One weight of the evaluation. Piece-square terms are seen from White's
+/// side and mirrored left to right (a knight on b1 and on g1 share one), so
+/// they cover the files a to d.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Term {
+    /// Material plus placement of a piece on a square (the king's, placement only).
+    Psqt(Piece, Square),
+    /// A knight, bishop, rook or queen reaching this many safe squares.
+    Mobility(Piece, u8),
+    /// A passed pawn on this rank counted from its own side (1 to 6).
+    PassedPawn(u8),
+    IsolatedPawn,
+    DoubledPawn,
+    BishopPair,
+    RookOpenFile,
+    RookSemiOpenFile,
+    /// A pawn of the king's shelter: in front of it, one or two ranks ahead.
+    ShieldPawn,
+    /// Having the move.
+    Tempo,
+    /// An enemy knight, bishop, rook or queen attacked by one of our pawns.
+    PawnThreat,
+    /// An enemy rook or queen attacked by one of our knights or bishops.
+    MinorThreat,
+    /// A pawn defended by a pawn.
+    SupportedPawn,
+}
+
+/// The pieces whose mobility counts, and the most safe squares each can reach.
+const MOBILE: [(Piece, u8); 4] = [
+    (Piece::Knight, 8),
+    (Piece::Bishop, 13),
+    (Piece::Rook, 14),
+    (Piece::Queen, 27),
+];
+
+const PSQT_SQUARES: usize = 32;
+const MOBILITY_START: usize = 6 * PSQT_SQUARES;
+/// Where each piece's mobility terms start, by `Piece::index()`, and where they all end.
+const MOBILITY_OFFSETS: [usize; 7] = {
+    let mut offsets = [0; 7];
+    let mut slot = 0;
+    while slot < MOBILE.len() {
+        let (piece, most) = MOBILE[slot];
+        offsets[piece.index() + 1] = offsets[piece.index()] + most as usize + 1;
+        slot += 1;
+    }
+    offsets[6] = offsets[MOBILE[MOBILE.len() - 1].0.index() + 1];
+    offsets
+};
+const PASSED_START: usize = MOBILITY_START + MOBILITY_OFFSETS[6];
+const SINGLES_START: usize = PASSED_START + 6;
+const SINGLES: [Term; 10] = [
+    Term::IsolatedPawn,
+    Term::DoubledPawn,
+    Term::BishopPair,
+    Term::RookOpenFile,
+    Term::RookSemiOpenFile,
+    Term::ShieldPawn,
+    Term::Tempo,
+    Term::PawnThreat,
+    Term::MinorThreat,
+    Term::SupportedPawn,
+];
+
+impl Term {
+    pub const COUNT: usize = SINGLES_START + SINGLES.len();
+
+    /// Its place in the weight vector.
+    pub fn index(self) -> usize {
+        match self {
+            Term::Psqt(piece, square) => {
+                let file = square.file().min(7 - square.file());
+                piece.index() * PSQT_SQUARES + usize::from(square.rank()) * 4 + usize::from(file)
+            }
+            Term::Mobility(piece, count) => {
+                MOBILITY_START + MOBILITY_OFFSETS[piece.index()] + usize::from(count)
+            }
+            Term::PassedPawn(rank) => PASSED_START + usize::from(rank) - 1,
+            // In the order of `SINGLES`, which the tests check.
+            Term::IsolatedPawn => SINGLES_START,
+            Term::DoubledPawn => SINGLES_START + 1,
+            Term::BishopPair => SINGLES_START + 2,
+            Term::RookOpenFile => SINGLES_START + 3,
+            Term::RookSemiOpenFile => SINGLES_START + 4,
+            Term::ShieldPawn => SINGLES_START + 5,
+            Term::Tempo => SINGLES_START + 6,
+            Term::PawnThreat => SINGLES_START + 7,
+            Term::MinorThreat => SINGLES_START + 8,
+            Term::SupportedPawn => SINGLES_START + 9,
+        }
+    }
+
+    /// Every term once, in index order.
+    pub fn all() -> impl Iterator<Item = Term> {
+        let psqt = Piece::ALL.into_iter().flat_map(|piece| {
+            (0..8u8).flat_map(move |rank| {
+                (0..4u8).map(move |file| Term::Psqt(piece, Square::new(file, rank)))
+            })
+        });
+        let mobility = MOBILE
+            .into_iter()
+            .flat_map(|(piece, most)| (0..=most).map(move |count| Term::Mobility(piece, count)));
+        let passed = (1..=6).map(Term::PassedPawn);
+        psqt.chain(mobility).chain(passed).chain(SINGLES)
+    }
+
+    /// Its name in the weights file: `psqt knight c3`, `mobility rook 7`, `passed_pawn 5`, `tempo`.
+    pub fn name(self) -> String {
+        let piece_name = |piece: Piece| format!("{piece:?}").to_lowercase();
+        match self {
+            Term::Psqt(piece, square) => format!("psqt {} {square}", piece_name(piece)),
+            Term::Mobility(piece, count) => format!("mobility {} {count}", piece_name(piece)),
+            Term::PassedPawn(rank) => format!("passed_pawn {rank}"),
+            Term::IsolatedPawn => "isolated_pawn".into(),
+            Term::DoubledPawn => "doubled_pawn".into(),
+            Term::BishopPair => "bishop_pair".into(),
+            Term::RookOpenFile => "rook_open_file".into(),
+            Term::RookSemiOpenFile => "rook_semi_open_file".into(),
+            Term::ShieldPawn => "shield_pawn".into(),
+            Term::Tempo => "tempo".into(),
+            Term::PawnThreat => "pawn_threat".into(),
+            Term::MinorThreat => "minor_threat".into(),
+            Term::SupportedPawn => "supported_pawn".into(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn indices_number_the_terms_in_order() {
+        let indices: Vec<usize> = Term::all().map(Term::index).collect();
+        assert_eq!(indices, (0..Term::COUNT).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn mirrored_squares_share_a_term() {
+        let b1 = Term::Psqt(Piece::Knight, Square::new(1, 0));
+        let g1 = Term::Psqt(Piece::Knight, Square::new(6, 0));
+        assert_eq!(b1.index(), g1.index());
+        assert_eq!(b1.name(), "psqt knight b1");
+    }
+}

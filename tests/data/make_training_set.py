@@ -1,0 +1,80 @@
+#!/usr/bin/env python3
+"""Builds the evaluation tuner's training set: positions from games of
+Stockfish 15.1 against itself at a fixed node count, each labelled with the
+game's result (1 White won, 0.5 draw, 0 Black won) and with Stockfish's
+score of it in centipawns from White's side (mates as +-10000).
+
+Every game starts with RANDOM_PLIES uniformly random legal moves from the
+start position (seeded), so the games cover balanced and lopsided positions
+alike. A game ends by the rules, or is adjudicated when Stockfish's score
+stays beyond ADJUDICATE_CP for 6 plies (a win) or the game reaches 300 plies
+(a draw). Kept are the positions from ply 10 on where the side to move is not
+in check and Stockfish's chosen move is quiet, so that the static
+evaluation, not a pending capture, decides their value.
+
+Usage: tests/data/make_training_set.py GAMES SEED OUT [STOCKFISH]
+Output: one line per position, `<fen> | <result> | <score>`.
+"""
+
+import random
+import sys
+
+import chess
+import chess.engine
+
+RANDOM_PLIES = 8
+NODES = 1500
+ADJUDICATE_CP = 1000
+
+
+def play(rng, engine):
+    board = chess.Board()
+    for _ in range(RANDOM_PLIES):
+        moves = list(board.legal_moves)
+        if not moves:
+            return []
+        board.push(rng.choice(moves))
+    positions, lopsided, result = [], 0, None
+    seen = {}
+    while result is None:
+        # Threefold repetition by counting keys: python-chess's claim check replays the game.
+        key = board._transposition_key()
+        seen[key] = seen.get(key, 0) + 1
+        outcome = board.outcome()
+        if outcome is not None or seen[key] >= 3 or board.halfmove_clock >= 100:
+            winner = outcome.winner if outcome is not None else None
+            result = {chess.WHITE: 1.0, chess.BLACK: 0.0, None: 0.5}[winner]
+            break
+        if board.ply() >= 300:
+            result = 0.5
+            break
+        play = engine.play(board, chess.engine.Limit(nodes=NODES), info=chess.engine.INFO_SCORE)
+        score = play.info["score"].white().score(mate_score=100_000)
+        lopsided = lopsided + 1 if abs(score) > ADJUDICATE_CP else 0
+        if lopsided >= 6:
+            result = 1.0 if score > 0 else 0.0
+            break
+        if (board.ply() >= 10 and not board.is_check()
+                and not board.is_capture(play.move) and play.move.promotion is None):
+            positions.append((board.fen(), max(-10_000, min(10_000, score))))
+        board.push(play.move)
+    return [(fen, result, score) for fen, score in positions]
+
+
+def main():
+    games, seed, out = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+    stockfish = sys.argv[4] if len(sys.argv) > 4 else "/usr/games/stockfish"
+    rng = random.Random(seed)
+    with chess.engine.SimpleEngine.popen_uci(stockfish) as engine, open(out, "w") as file:
+        engine.configure({"Threads": 1, "Hash": 16})
+        for game in range(games):
+            engine.protocol.send_line("ucinewgame")
+            for fen, result, score in play(rng, engine):
+                file.write(f"{fen} | {result} | {score}\n")
+            file.flush()
+            if game % 100 == 0:
+                print(f"game {game}", file=sys.stderr, flush=True)
+
+
+if __name__ == "__main__":
+    main()
