@@ -25,7 +25,7 @@ pub struct Budget {
 }
 
 /// Moves to plan for when the time control gives no `movestogo`.
-const HORIZON: u32 = 30;
+const HORIZON: u32 = 20;
 /// Never think shorter than this when there is time to.
 const MINIMUM: Duration = Duration::from_millis(5);
 

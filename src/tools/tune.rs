@@ -2,7 +2,9 @@
 //! method). Each position's evaluation is a sum of weights times counts of
 //! terms, so the predicted score, a logistic curve of the evaluation, has a
 //! gradient in every weight; Adam descends the mean squared error between
-//! prediction and result over the whole set at each step.
+//! prediction and result over the whole set at each step. It starts from the
+//! formulas (`Weights::formulas`), not from the weights in use, so that a
+//! run depends only on its data and options.
 //!
 //! Training data: lines `<fen> | <result> [| <score>]` with the result 1, 0.5
 //! or 0 from White's side and, optionally, a stronger engine's score in
@@ -21,7 +23,7 @@ use std::path::PathBuf;
 use rayon::prelude::*;
 
 use crate::board::Position;
-use crate::eval::{self, Accumulator, Group, Score, Term, WEIGHTS, Weights};
+use crate::eval::{self, Accumulator, Group, Score, Term, Weights};
 
 #[derive(clap::Args, Debug)]
 pub struct TuneArgs {
@@ -144,7 +146,7 @@ impl Model {
     }
 
     fn to_weights(&self) -> Weights {
-        let mut weights = WEIGHTS.clone();
+        let mut weights = Weights::formulas();
         for term in Term::all() {
             weights[term] = eval::s(
                 self.weights[term.index()].round() as i32,
@@ -279,7 +281,7 @@ pub fn run(args: &TuneArgs) -> Result<bool, String> {
         );
     }
     let (training, validation) = samples.split_at(samples.len() * 9 / 10);
-    let mut model = Model::new(&WEIGHTS);
+    let mut model = Model::new(&Weights::formulas());
     let k = fit_scale(|k| mean_error(&model, training, k));
     println!(
         "{} training and {} validation positions; K {k:.3}",
@@ -321,8 +323,8 @@ pub fn run(args: &TuneArgs) -> Result<bool, String> {
 
     let command: Vec<String> = std::env::args().skip(1).collect();
     let header = format!(
-        "# Fitted by `catena {}`\n# on {} training positions ({} held out), K {k:.3}: \
-         validation error {start_error:.6} before, {best_error:.6} after.\n",
+        "# Fitted by `catena {}`\n# from the formulas, on {} training positions ({} held out), \
+         K {k:.3}: validation error {start_error:.6} before, {best_error:.6} after.\n",
         command.join(" "),
         training.len(),
         validation.len()
