@@ -1,6 +1,6 @@
 //! The chain method on grids too large for the oracle, against answers known
-//! by construction (`tests/common/large_grids.rs`), with the corridor search
-//! forced sequential and parallel. (The 5x5 fortress is the diamond that
+//! by construction (`tests/common/large_grids.rs`), forced sequential and
+//! parallel. (The 5x5 fortress is the diamond that
 //! `chain_oracle.rs` checks against the oracle; larger ones are beyond it.)
 
 mod common;
@@ -8,7 +8,7 @@ mod common;
 use catena::chain::{self, Cell, Grid, Parallelism};
 use common::large_grids::{fortress, maze};
 
-/// The verdict on `grid` with both corridor searches, which must agree.
+/// The verdict on `grid`, sequential and parallel, which must agree.
 fn verdict(grid: &Grid, moved: Cell, min_enclosed: u32) -> bool {
     let sequential =
         chain::grid_forms_chain_with(grid, &[moved], min_enclosed, Parallelism::Sequential);
@@ -17,7 +17,7 @@ fn verdict(grid: &Grid, moved: Cell, min_enclosed: u32) -> bool {
     assert_eq!(
         sequential,
         parallel,
-        "{}x{} {moved:?} MinEnclosed {min_enclosed}: the two searches disagree\n{grid}",
+        "{}x{} {moved:?} MinEnclosed {min_enclosed}: sequential and parallel disagree\n{grid}",
         grid.width(),
         grid.height()
     );

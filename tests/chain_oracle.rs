@@ -87,10 +87,7 @@ fn check(case: &Case, budget: u64, tally: &Tally) -> Result<bool, String> {
             if forced != v.chain {
                 return fail(
                     m,
-                    format!(
-                        "oracle chain {}, {parallelism:?} corridor search {forced}",
-                        v.chain
-                    ),
+                    format!("oracle chain {}, {parallelism:?} {forced}", v.chain),
                 );
             }
         }

@@ -47,18 +47,6 @@ const RIGHT: usize = 1;
 const TOP: usize = 2;
 const LEFT: usize = 3;
 
-/// How to run the searches of one corridor question.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Parallelism {
-    /// In parallel when the block's bounding box holds
-    /// [`super::PARALLEL_FROM_CELLS`] cells.
-    Auto,
-    /// One flood on the calling thread.
-    Sequential,
-    /// A band of rows per rayon thread.
-    Parallel,
-}
-
 /// What the corridor finds in a triangle.
 enum Found {
     /// A face the corridor may not enter.

@@ -24,6 +24,7 @@ mod grid_blocks;
 mod memo;
 mod padded;
 pub mod paper;
+mod race;
 mod rejection;
 mod screen;
 mod smallest;
@@ -31,9 +32,11 @@ mod spread;
 mod surround;
 mod workspace;
 
-pub use corridor::Parallelism;
 pub use grid::{Cell, Grid, GridError, MAX_SIDE};
+pub use race::{PARALLEL_FROM_CELLS, Parallelism, RACE_FROM_CELLS};
 pub use screen::MoveScreen;
+
+use std::sync::atomic::AtomicBool;
 
 use arrayvec::ArrayVec;
 
@@ -41,7 +44,7 @@ use crate::board::{Bitboard, Square};
 use enclosure::Enclosures;
 use faces::{Faces, group_of};
 use padded::Index;
-use workspace::{PIECE, Workspace, with_workspace};
+use workspace::{PIECE, Workspace, with_grid, with_workspace};
 
 /// A chain formed by a move.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -99,7 +102,15 @@ fn inner_block_surrounds(
             .map(|square| layout.index(Cell::from(square)))
             .collect();
         let piece = layout.index(Cell::from(piece));
-        surround::surrounds_a_group(drawing, layout.window(&members), piece, min_enclosed, false)
+        let never = AtomicBool::new(false);
+        surround::surrounds_a_group(
+            drawing,
+            layout.window(&members),
+            piece,
+            min_enclosed,
+            false,
+            &never,
+        )
     })
 }
 
@@ -145,44 +156,56 @@ pub fn grid_forms_chain(grid: &Grid, moved: &[Cell], min_enclosed: u32) -> bool 
     grid_forms_chain_with(grid, moved, min_enclosed, Parallelism::Auto)
 }
 
-/// Blocks whose bounding box holds this many cells get the parallel corridor
-/// search under [`Parallelism::Auto`]: on two cores it breaks even at 48x48
-/// and wins from 64x64 (`cargo bench --bench chain grids`, README "Chains").
-pub const PARALLEL_FROM_CELLS: usize = 64 * 64;
-
-/// [`grid_forms_chain`], choosing how the corridor searches run: the cheap
-/// rejection, the blocks through each moved piece ([`grid_blocks`]), and for
-/// each block that cuts off enough empty cells, the corridor search.
+/// [`grid_forms_chain`], choosing how it runs ([`Parallelism`]): the cheap
+/// rejection, and the blocks through each moved piece ([`grid_blocks`]) with,
+/// for each block that cuts off enough empty cells, the corridor search.
 pub fn grid_forms_chain_with(
     grid: &Grid,
     moved: &[Cell],
     min_enclosed: u32,
     parallelism: Parallelism,
 ) -> bool {
-    with_workspace(|Workspace { drawing, blocks }| {
-        drawing.load_grid(grid);
-        if !drawing.cuts_off_a_group(min_enclosed) {
-            return false;
-        }
-        moved
-            .iter()
-            .filter(|&&piece| grid.is_occupied(piece))
-            .any(|&piece| {
-                let layout = drawing.layout;
-                let piece = layout.index(piece);
-                blocks.find(layout, |cell| drawing.kind[cell] & PIECE != 0, piece);
-                blocks.iter().filter(|block| block.len() >= 4).any(|block| {
-                    drawing.mark_block(block);
-                    let window = layout.window(block);
-                    let parallel = match parallelism {
-                        Parallelism::Auto => window.area() >= PARALLEL_FROM_CELLS,
-                        Parallelism::Sequential => false,
-                        Parallelism::Parallel => true,
-                    };
-                    surround::surrounds_a_group(drawing, window, piece, min_enclosed, parallel)
-                })
-            })
+    let cut_off = |workspace: &mut Workspace, stop: &AtomicBool| {
+        workspace.drawing.cuts_off_a_group(min_enclosed, stop)
+    };
+    let surrounds = |workspace: &mut Workspace, stop: &AtomicBool| {
+        surrounds_through(workspace, grid, moved, min_enclosed, parallelism, stop)
+    };
+    if parallelism.races(grid.width() * grid.height()) {
+        return race::both(grid, cut_off, surrounds);
+    }
+    let never = AtomicBool::new(false);
+    with_grid(grid, |workspace| {
+        cut_off(workspace, &never) && surrounds(workspace, &never)
     })
+}
+
+/// Whether a chain through one of the `moved` pieces of the grid loaded in
+/// `workspace` surrounds a group of `min_enclosed` empty cells, without the
+/// cheap rejection; false once `stop` is raised.
+fn surrounds_through(
+    workspace: &mut Workspace,
+    grid: &Grid,
+    moved: &[Cell],
+    min_enclosed: u32,
+    parallelism: Parallelism,
+    stop: &AtomicBool,
+) -> bool {
+    let Workspace { drawing, blocks } = workspace;
+    moved
+        .iter()
+        .filter(|&&piece| grid.is_occupied(piece))
+        .any(|&piece| {
+            let layout = drawing.layout;
+            let piece = layout.index(piece);
+            blocks.find(layout, |cell| drawing.kind[cell] & PIECE != 0, piece);
+            blocks.iter().filter(|block| block.len() >= 4).any(|block| {
+                drawing.mark_block(block);
+                let window = layout.window(block);
+                let in_bands = parallelism.in_bands(window.area());
+                surround::surrounds_a_group(drawing, window, piece, min_enclosed, in_bands, stop)
+            })
+        })
 }
 
 /// [`chain_size`] on any grid.

@@ -8,6 +8,8 @@
 //!   nothing in it can be inside a loop of those walls.
 //! * [`Groups`]: the king-connected groups of a set of cells.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use super::padded::{Index, Padded};
 
 /// The label of no face: a wall, or a cell no flood has reached yet.
@@ -18,13 +20,15 @@ pub(super) const OUTER: u32 = 1;
 /// Labels the faces of the drawing of `is_wall`: first the outer face (the ring
 /// and what reaches it), then, from every cell of `seeds` still unlabelled, a
 /// new bounded face. `face` must hold `NO_FACE` on the board; returns the next
-/// unused label.
+/// unused label. Once `stop` is raised, the labels are left unfinished: a race
+/// whose other side has settled the question needs them no more.
 pub(super) fn faces(
     layout: Padded,
     is_wall: impl Fn(Index) -> bool,
     seeds: impl Iterator<Item = Index>,
     face: &mut [u32],
     stack: &mut Vec<Index>,
+    stop: &AtomicBool,
 ) -> u32 {
     for cell in layout.ring() {
         face[cell] = OUTER;
@@ -34,29 +38,35 @@ pub(super) fn faces(
         face[cell] = OUTER;
         stack.push(cell);
     }
-    spread(layout, &is_wall, face, OUTER, stack);
+    spread(layout, &is_wall, face, OUTER, stack, stop);
     let mut next = OUTER + 1;
-    for seed in seeds {
+    for seed in seeds.take_while(|_| !stop.load(Ordering::Relaxed)) {
         if face[seed] == NO_FACE && !is_wall(seed) {
             face[seed] = next;
             stack.push(seed);
-            spread(layout, &is_wall, face, next, stack);
+            spread(layout, &is_wall, face, next, stack, stop);
             next += 1;
         }
     }
     next
 }
 
-/// Gives `label` to every unlabelled cell the cells on `stack` reach.
+/// Gives `label` to every unlabelled cell the cells on `stack` reach, unless
+/// `stop` is raised first.
 fn spread(
     layout: Padded,
     is_wall: &impl Fn(Index) -> bool,
     face: &mut [u32],
     label: u32,
     stack: &mut Vec<Index>,
+    stop: &AtomicBool,
 ) {
     let steps = layout.steps();
     while let Some(cell) = stack.pop() {
+        if stop.load(Ordering::Relaxed) {
+            stack.clear();
+            return;
+        }
         for step in steps {
             let next = cell.wrapping_add_signed(step.offset);
             if face[next] != NO_FACE || is_wall(next) {

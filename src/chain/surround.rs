@@ -17,6 +17,7 @@
 //!    more when it grows).
 
 use std::collections::HashSet;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::corridor::{Corridor, IN_BLOCK};
 use super::padded::{Index, Padded};
@@ -24,13 +25,15 @@ use super::spread::{self, OUTER, largest_king_group};
 use super::workspace::{Drawing, PIECE};
 
 /// The question for one block: `drawing` holds the board and the block,
-/// `window` the block's bounding box (all around it is its outer face).
+/// `window` the block's bounding box (all around it is its outer face). Cut
+/// short by `stop`, it answers false.
 pub(super) fn surrounds_a_group(
     drawing: &mut Drawing,
     window: Padded,
     piece: Index,
     min_enclosed: u32,
     parallel: bool,
+    stop: &AtomicBool,
 ) -> bool {
     let wanted = min_enclosed.max(1) as usize;
     drawing.clear_labels(window);
@@ -51,7 +54,11 @@ pub(super) fn surrounds_a_group(
         window.board().filter(|&cell| kind[cell] & PIECE == 0),
         face,
         stack,
+        stop,
     );
+    if stop.load(Ordering::Relaxed) {
+        return false;
+    }
     let enclosed = |cell: Index| kind[cell] & PIECE == 0 && face[cell] > OUTER;
     // 1. A group of `wanted` cells inside one face.
     groups.find(window, enclosed, |a, b| face[a] == face[b], group, stack);

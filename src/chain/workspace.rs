@@ -2,6 +2,7 @@
 //! a call allocates nothing once the arrays have grown to the board.
 
 use std::cell::RefCell;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::corridor::{Band, IN_BLOCK};
 use super::grid::{Cell, Grid};
@@ -93,8 +94,9 @@ impl Drawing {
     }
 
     /// Whether the pieces cut a king-connected group of `min_enclosed` empty
-    /// cells off the edge: when they do not, no move forms a chain.
-    pub fn cuts_off_a_group(&mut self, min_enclosed: u32) -> bool {
+    /// cells off the edge: when they do not, no move forms a chain. Cut short
+    /// by `stop`, it answers true, which rejects nothing.
+    pub fn cuts_off_a_group(&mut self, min_enclosed: u32, stop: &AtomicBool) -> bool {
         self.clear_labels(self.layout);
         let Drawing {
             layout,
@@ -106,7 +108,10 @@ impl Drawing {
             ..
         } = self;
         let is_piece = |cell: Index| kind[cell] & PIECE != 0;
-        spread::faces(*layout, is_piece, std::iter::empty(), face, stack);
+        spread::faces(*layout, is_piece, std::iter::empty(), face, stack, stop);
+        if stop.load(Ordering::Relaxed) {
+            return true;
+        }
         let cut_off = |cell: Index| !is_piece(cell) && face[cell] == NO_FACE;
         groups.find(*layout, cut_off, |_, _| true, group, stack);
         let wanted = min_enclosed.max(1) as usize;
@@ -126,4 +131,12 @@ pub(super) fn with_workspace<T>(work: impl FnOnce(&mut Workspace) -> T) -> T {
     let result = work(&mut workspace);
     WORKSPACE.with(|cell| *cell.borrow_mut() = workspace);
     result
+}
+
+/// [`with_workspace`], with `grid` loaded into the drawing.
+pub(super) fn with_grid<T>(grid: &Grid, work: impl FnOnce(&mut Workspace) -> T) -> T {
+    with_workspace(|workspace| {
+        workspace.drawing.load_grid(grid);
+        work(workspace)
+    })
 }
