@@ -31,12 +31,10 @@ pub enum Parallelism {
     Parallel,
 }
 
-/// Grids of this many cells get the race under [`Parallelism::Auto`]. Not yet
-/// timed on an idle machine: a profile of the 64x64 mazes put the race's
-/// longer side at about 60% of the sequential verdict through the seal and a
-/// third through the far wall, so it starts where the bands do (README
-/// "Chains"; `cargo bench --bench chain grids` gives the crossover).
-pub const RACE_FROM_CELLS: usize = 64 * 64;
+/// Grids of this many cells get the race under [`Parallelism::Auto`]: on two
+/// cores it ties at 24x24 and wins from 32x32 on mazes and fortresses alike
+/// (`cargo bench --bench chain grids`, README "Chains").
+pub const RACE_FROM_CELLS: usize = 32 * 32;
 
 /// Blocks whose bounding box holds this many cells get the corridor search in
 /// bands under [`Parallelism::Auto`]: on two cores it breaks even at 48x48 and
