@@ -485,8 +485,14 @@ impl<'a> Worker<'a> {
             {
                 continue;
             }
-            // Moves that lose material in the exchange on their square, near the leaves.
+            let chain = match rules {
+                Some(rules) if switch_allowed => forms_chain(position, mv, &rules),
+                _ => false,
+            };
+            // Moves that lose material in the exchange on their square, near
+            // the leaves; not a chain's, whose switch may be worth far more.
             if quiet_node
+                && !chain
                 && best_score > -MATE_BOUND
                 && depth <= 6
                 && !see_at_least(
@@ -501,10 +507,6 @@ impl<'a> Worker<'a> {
             {
                 continue;
             }
-            let chain = match rules {
-                Some(rules) if switch_allowed => forms_chain(position, mv, &rules),
-                _ => false,
-            };
             let quiet = !scored.tactical && !chain;
             let child = position.after(mv);
             self.line[ply] = Some(mv);
