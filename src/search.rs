@@ -218,6 +218,7 @@ fn late_move_reduction(depth: i32, index: usize) -> i32 {
     });
     TABLE[(depth as usize).min(63)][index.min(63)]
 }
+
 /// A player this far ahead at the horizon keeps its army without looking at
 /// switches: the other army is worth about the negation.
 const AHEAD_ENOUGH_TO_STAY: i32 = 150;

@@ -1,9 +1,12 @@
 //! Static evaluation: tapered material and piece-square terms, mobility, pawn
-//! structure, king safety. Scores are centipawns from the side to move's view.
+//! structure, threats, king safety. Scores are centipawns from the side to
+//! move's view.
 //!
-//! The piece-square terms come from a few formulas (centralisation, advancement,
-//! the king's shelter) rather than hand-typed tables, so that each term says
-//! what it rewards.
+//! The evaluation is a sum of weights times counts of terms (`term.rs`), so
+//! one walk over the position serves both the engine, which adds up the
+//! weights, and the tuner, which records the counts. The weights start from
+//! formulas that say what each term rewards and are fitted to game results
+//! by `catena tune` (`weights.rs`).
 
 use std::fmt::Write;
 

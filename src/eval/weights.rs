@@ -168,7 +168,7 @@ impl Weights {
         Ok(())
     }
 
-    /// The values, one term a line, for the weights file.
+    /// Every term with its weight, in index order.
     pub fn iter(&self) -> impl Iterator<Item = (Term, Score)> + '_ {
         Term::all().map(|term| (term, self[term]))
     }
