@@ -41,10 +41,18 @@ impl Action {
     }
 }
 
+const HISTORY_LIMIT: i32 = 16_384;
+
+/// Adds `bonus` to a history value, less the more the value already leans
+/// the same way, so that values stay within ±`HISTORY_LIMIT` and old
+/// successes fade.
+fn apply_gravity(entry: &mut i32, bonus: i32) {
+    let bonus = bonus.clamp(-HISTORY_LIMIT, HISTORY_LIMIT);
+    *entry += bonus - *entry * bonus.abs() / HISTORY_LIMIT;
+}
+
 /// Quiet-move success counts by colour, origin and destination, with gravity.
 pub struct History([[[i32; 64]; 64]; 2]);
-
-const HISTORY_LIMIT: i32 = 16_384;
 
 impl History {
     pub fn new() -> Box<History> {
@@ -55,20 +63,76 @@ impl History {
         self.0[color.index()][mv.from().index()][mv.to().index()]
     }
 
-    /// Rewards (`bonus > 0`) or punishes a quiet move, keeping values within ±`HISTORY_LIMIT`.
+    /// Rewards (`bonus > 0`) or punishes a quiet move.
     pub fn update(&mut self, color: Color, mv: Move, bonus: i32) {
-        let entry = &mut self.0[color.index()][mv.from().index()][mv.to().index()];
-        let bonus = bonus.clamp(-HISTORY_LIMIT, HISTORY_LIMIT);
-        *entry += bonus - *entry * bonus.abs() / HISTORY_LIMIT;
+        apply_gravity(
+            &mut self.0[color.index()][mv.from().index()][mv.to().index()],
+            bonus,
+        );
+    }
+}
+
+const PIECE_TO_COUNT: usize = 2 * 6 * 64;
+
+/// A piece of one colour arriving on a square: what continuation history
+/// knows a move by, since the same from-to pair means different plans for
+/// different pieces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PieceTo(u16);
+
+impl PieceTo {
+    /// The piece `mv` moves in `position`, arriving on its destination.
+    pub fn of(position: &Position, mv: Move) -> PieceTo {
+        let piece = position.piece_on(mv.from()).unwrap_or(Piece::Pawn);
+        let color = position.side_to_move();
+        PieceTo(((color.index() * 6 + piece.index()) * 64 + mv.to().index()) as u16)
     }
 
-    /// Halves every value, between searches.
-    pub fn age(&mut self) {
-        self.0
-            .iter_mut()
-            .flatten()
-            .flatten()
-            .for_each(|value| *value /= 2);
+    fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// Quiet-move success by the move played one or two plies before: how well
+/// a reply follows up on (or answers) an earlier move, by piece and square.
+pub struct ContinuationHistory(Box<[[i32; PIECE_TO_COUNT]]>);
+
+impl Default for ContinuationHistory {
+    fn default() -> ContinuationHistory {
+        ContinuationHistory(vec![[0; PIECE_TO_COUNT]; PIECE_TO_COUNT].into_boxed_slice())
+    }
+}
+
+impl ContinuationHistory {
+    /// The values of every reply to the earlier move `context`.
+    pub fn replies(&self, context: PieceTo) -> &[i32; PIECE_TO_COUNT] {
+        &self.0[context.index()]
+    }
+
+    /// Rewards (`bonus > 0`) or punishes `reply` after `context`.
+    pub fn update(&mut self, context: PieceTo, reply: PieceTo, bonus: i32) {
+        apply_gravity(&mut self.0[context.index()][reply.index()], bonus);
+    }
+}
+
+/// What the histories say of a quiet move at one node: the move's own
+/// history plus its continuation history after the last two moves of the line.
+#[derive(Clone, Copy)]
+pub struct QuietHistory<'a> {
+    pub main: &'a History,
+    /// The continuation histories of the moves one and two plies before, where there were such moves.
+    pub continuations: [Option<&'a [i32; PIECE_TO_COUNT]>; 2],
+}
+
+impl QuietHistory<'_> {
+    pub fn score(&self, color: Color, mv: Move, piece_to: PieceTo) -> i32 {
+        self.main.get(color, mv)
+            + self
+                .continuations
+                .iter()
+                .flatten()
+                .map(|replies| replies[piece_to.index()])
+                .sum::<i32>()
     }
 }
 
@@ -129,7 +193,7 @@ pub struct OrderingHints<'a> {
     pub killers: [Option<Move>; 2],
     /// The quiet move that last refuted the opponent's previous move.
     pub counter: Option<Move>,
-    pub history: &'a History,
+    pub history: QuietHistory<'a>,
 }
 
 /// Hands out a node's actions best first (selection sort, so a cut-off early
@@ -165,7 +229,7 @@ impl MovePicker {
             } else if hints.counter == Some(mv) {
                 COUNTER_SCORE
             } else {
-                hints.history.get(us, mv)
+                hints.history.score(us, mv, PieceTo::of(position, mv))
             };
             let stay = Action::stay(mv);
             let order = |action: Action, score: i32| {
@@ -279,7 +343,10 @@ mod tests {
             tt_action: 0,
             killers: [None, None],
             counter: None,
-            history: &history,
+            history: QuietHistory {
+                main: &history,
+                continuations: [None; 2],
+            },
         };
         let first = MovePicker::all(&position, &hints, None, false)
             .next()

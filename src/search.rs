@@ -16,10 +16,12 @@ use std::time::{Duration, Instant};
 use arrayvec::ArrayVec;
 use once_cell::sync::Lazy;
 
-use crate::board::{Move, Piece, Position};
+use crate::board::{Color, Move, Piece, Position};
 use crate::eval::{PIECE_VALUE, evaluate};
 use crate::game::{ChainTest, Rules, SwitchRun, forms_chain};
-use crate::movepick::{Action, History, MovePicker, OrderingHints};
+use crate::movepick::{
+    Action, ContinuationHistory, History, MovePicker, OrderingHints, PieceTo, QuietHistory,
+};
 use crate::see::see_at_least;
 use crate::time::Budget;
 use crate::transposition::{Bound, Entry, TranspositionTable};
@@ -186,11 +188,12 @@ struct Worker<'a> {
     id: usize,
     shared: &'a Shared<'a>,
     history: Box<History>,
+    continuation: ContinuationHistory,
     killers: [[Option<Move>; 2]; MAX_PLY + 2],
     /// By the origin and destination of a move, the quiet reply that last refuted it.
     counters: Box<[[Option<Move>; 64]; 64]>,
     /// The board move played at each ply of the current line (`None` for a null move).
-    line: [Option<Move>; MAX_PLY + 2],
+    line: [Option<Played>; MAX_PLY + 2],
     /// The static evaluation at each ply of the current line (`-INFINITE` in check).
     static_evals: [i32; MAX_PLY + 2],
     keys: Vec<u64>,
@@ -203,6 +206,22 @@ struct Worker<'a> {
 }
 
 const NODES_PER_CHECK: u64 = 256;
+
+/// A board move of the current line, with what continuation history knows it by.
+#[derive(Clone, Copy)]
+struct Played {
+    mv: Move,
+    piece_to: PieceTo,
+}
+
+impl Played {
+    fn new(position: &Position, mv: Move) -> Played {
+        Played {
+            mv,
+            piece_to: PieceTo::of(position, mv),
+        }
+    }
+}
 
 /// How much shallower a late quiet move is searched first: growing with the
 /// logarithms of the depth and of the move's place in the order.
@@ -229,6 +248,7 @@ impl<'a> Worker<'a> {
             id,
             shared,
             history: History::new(),
+            continuation: ContinuationHistory::default(),
             killers: [[None; 2]; MAX_PLY + 2],
             counters: Box::new([[None; 64]; 64]),
             line: [None; MAX_PLY + 2],
@@ -454,12 +474,14 @@ impl<'a> Worker<'a> {
         }
 
         let tt_action = entry.map_or(0, |entry| entry.action);
-        let previous = ply.checked_sub(1).and_then(|before| self.line[before]);
+        let earlier = |plies: usize| ply.checked_sub(plies).and_then(|before| self.line[before]);
+        let contexts = [earlier(1), earlier(2)].map(|played| played.map(|played| played.piece_to));
+        let previous = earlier(1).map(|played| played.mv);
         let hints = OrderingHints {
             tt_action,
             killers: self.killers[ply],
             counter: previous.and_then(|mv| self.counters[mv.from().index()][mv.to().index()]),
-            history: &self.history,
+            history: self.quiet_history(contexts),
         };
         // Chains are tested only for moves about to be searched: the test
         // costs more than a node, and a cut-off makes most of them unneeded.
@@ -471,7 +493,7 @@ impl<'a> Worker<'a> {
         let original_alpha = alpha;
         let mut best_score = -INFINITE;
         let mut best_action: Option<Action> = None;
-        let mut quiets_tried: ArrayVec<Move, 256> = ArrayVec::new();
+        let mut quiets_tried: ArrayVec<Played, 256> = ArrayVec::new();
         let us = position.side_to_move();
         let mut index = 0;
         self.keys.push(position.key());
@@ -509,8 +531,9 @@ impl<'a> Worker<'a> {
                 continue;
             }
             let quiet = !scored.tactical && !chain;
+            let played = Played::new(position, mv);
             let child = position.after(mv);
-            self.line[ply] = Some(mv);
+            self.line[ply] = Some(played);
             let gives_check = child.in_check();
             let new_depth = depth - 1 + i32::from(gives_check);
             // A chain's switch first: it is often the stronger child.
@@ -533,7 +556,7 @@ impl<'a> Worker<'a> {
                             - i32::from(gives_check)
                             - i32::from(killer)
                             + i32::from(!improving)
-                            - self.history.get(us, mv) / 8192)
+                            - self.quiet_history(contexts).score(us, mv, played.piece_to) / 16384)
                             .clamp(0, new_depth - 1)
                     } else {
                         0
@@ -582,10 +605,10 @@ impl<'a> Worker<'a> {
                         }
                         if value >= beta {
                             if quiet {
-                                let bonus = depth * depth;
-                                self.history.update(us, mv, bonus * 16);
-                                for &tried in quiets_tried.iter().filter(|&&tried| tried != mv) {
-                                    self.history.update(us, tried, -bonus * 16);
+                                let bonus = 16 * depth * depth;
+                                self.reward_quiet(us, contexts, played, bonus);
+                                for &tried in &quiets_tried {
+                                    self.reward_quiet(us, contexts, tried, -bonus);
                                 }
                                 if self.killers[ply][0] != Some(mv) {
                                     self.killers[ply][1] = self.killers[ply][0];
@@ -602,7 +625,7 @@ impl<'a> Worker<'a> {
                 }
             }
             if quiet {
-                let _ = quiets_tried.try_push(mv);
+                let _ = quiets_tried.try_push(played);
             }
         }
         self.keys.pop();
@@ -653,12 +676,14 @@ impl<'a> Worker<'a> {
         let mut best = -INFINITE;
         let mut static_eval = 0;
         let picker = if in_check {
-            let history = &self.history;
             let hints = OrderingHints {
                 tt_action: 0,
                 killers: [None; 2],
                 counter: None,
-                history,
+                history: QuietHistory {
+                    main: &self.history,
+                    continuations: [None; 2],
+                },
             };
             let picker = MovePicker::all(position, &hints, None, false);
             if picker.is_empty() {
@@ -718,6 +743,29 @@ impl<'a> Worker<'a> {
             (original_alpha, beta),
         );
         best
+    }
+
+    /// The histories of quiet moves played after `contexts`.
+    fn quiet_history(&self, contexts: [Option<PieceTo>; 2]) -> QuietHistory<'_> {
+        QuietHistory {
+            main: &self.history,
+            continuations: contexts
+                .map(|context| context.map(|context| self.continuation.replies(context))),
+        }
+    }
+
+    /// Adds `bonus` to the histories of a quiet move played after `contexts`.
+    fn reward_quiet(
+        &mut self,
+        us: Color,
+        contexts: [Option<PieceTo>; 2],
+        played: Played,
+        bonus: i32,
+    ) {
+        self.history.update(us, played.mv, bonus);
+        for context in contexts.into_iter().flatten() {
+            self.continuation.update(context, played.piece_to, bonus);
+        }
     }
 
     /// Stores a node's result, searched with `window`, in the transposition table.
@@ -792,7 +840,7 @@ impl<'a> Worker<'a> {
         for index in first..self.root_moves.len() {
             let action = self.root_moves[index].action;
             let child = position.after(action.mv);
-            self.line[0] = Some(action.mv);
+            self.line[0] = Some(Played::new(position, action.mv));
             let child_run = match self.rules() {
                 Some(rules) if action.switch => root.run.after_switch(position, action.mv, &rules),
                 _ => SwitchRun::default(),
@@ -948,7 +996,10 @@ fn root_actions(root: &Root, tt: &TranspositionTable, search_moves: &[Move]) -> 
             .map_or(0, |entry| entry.action),
         killers: [None; 2],
         counter: None,
-        history: &history,
+        history: QuietHistory {
+            main: &history,
+            continuations: [None; 2],
+        },
     };
     let mut run = root.run;
     let (chain_test, switch_allowed) = match root.variant {

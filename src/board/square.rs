@@ -77,6 +77,19 @@ impl Square {
     pub const fn relative_rank(self, color: Color) -> u8 {
         self.relative_to(color).rank()
     }
+
+    /// The number of king moves from here to `other`.
+    ///
+    /// ```
+    /// use catena::board::Square;
+    /// assert_eq!(Square::new(0, 0).distance(Square::new(3, 1)), 3);
+    /// assert_eq!(Square::new(4, 4).distance(Square::new(4, 4)), 0);
+    /// ```
+    pub const fn distance(self, other: Square) -> u8 {
+        let files = self.file().abs_diff(other.file());
+        let ranks = self.rank().abs_diff(other.rank());
+        if files > ranks { files } else { ranks }
+    }
 }
 
 impl fmt::Display for Square {

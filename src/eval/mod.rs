@@ -18,6 +18,7 @@ use crate::board::{Bitboard, Color, Piece, Position, Square};
 mod term;
 mod weights;
 
+use term::KING_DANGER_MOST;
 pub use term::Term;
 pub use weights::{WEIGHTS, Weights};
 
@@ -74,14 +75,11 @@ const KING_ATTACK_WEIGHT: [i32; 6] = [0, 2, 2, 3, 5, 0];
 pub trait Accumulator {
     /// `count` times the weight of `term`.
     fn add(&mut self, term: Term, count: i32);
-    /// A value that is not a weight times a count (the king attack, which grows
-    /// with the square of the attackers' weight), not tuned.
-    fn add_fixed(&mut self, group: Group, score: Score);
 }
 
 /// The parts of the evaluation the `eval` command shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Group {
+enum Group {
     MaterialPsqt,
     Mobility,
     Pawns,
@@ -106,12 +104,18 @@ impl Group {
         match term {
             Term::Psqt(..) => Group::MaterialPsqt,
             Term::Mobility(..) => Group::Mobility,
-            Term::PassedPawn(_) | Term::IsolatedPawn | Term::DoubledPawn | Term::SupportedPawn => {
-                Group::Pawns
-            }
-            Term::BishopPair | Term::RookOpenFile | Term::RookSemiOpenFile => Group::Pieces,
+            Term::PassedPawn(_)
+            | Term::FreePassedPawn(_)
+            | Term::PassedPawnKingDistance(_)
+            | Term::IsolatedPawn
+            | Term::DoubledPawn
+            | Term::SupportedPawn => Group::Pawns,
+            Term::BishopPair
+            | Term::RookOpenFile
+            | Term::RookSemiOpenFile
+            | Term::KnightOutpost => Group::Pieces,
             Term::PawnThreat | Term::MinorThreat => Group::Threats,
-            Term::ShieldPawn => Group::KingSafety,
+            Term::ShieldPawn | Term::KingDanger(_) | Term::SafeCheck(_) => Group::KingSafety,
             Term::Tempo => Group::Tempo,
         }
     }
@@ -140,10 +144,6 @@ impl Accumulator for Sum<'_> {
     fn add(&mut self, term: Term, count: i32) {
         self.total += self.weights[term] * count;
     }
-
-    fn add_fixed(&mut self, _: Group, score: Score) {
-        self.total += score;
-    }
 }
 
 /// The sum by group, for the `eval` command.
@@ -154,10 +154,6 @@ struct ByGroup {
 impl Accumulator for ByGroup {
     fn add(&mut self, term: Term, count: i32) {
         self.sums[Group::of(term) as usize] += WEIGHTS[term] * count;
-    }
-
-    fn add_fixed(&mut self, group: Group, score: Score) {
-        self.sums[group as usize] += score;
     }
 }
 
@@ -221,14 +217,20 @@ fn side_terms(position: &Position, us: Color, sign: i32, acc: &mut impl Accumula
     let king_zone = king_attacks(their_king) | their_king.bitboard();
     let (mut attack_units, mut attackers) = (0, 0);
     let mut minor_attacks = Bitboard::EMPTY;
+    // Checks the king cannot answer by taking the checker with a pawn or itself.
+    let safe_checks = !(ours | enemy_pawn_attacks | king_attacks(their_king));
     for piece in [Piece::Knight, Piece::Bishop, Piece::Rook, Piece::Queen] {
+        let attacks_from = |square: Square| match piece {
+            Piece::Knight => knight_attacks(square),
+            Piece::Bishop => bishop_attacks(square, occupied),
+            Piece::Rook => rook_attacks(square, occupied),
+            _ => queen_attacks(square, occupied),
+        };
+        let checks = attacks_from(their_king) & safe_checks;
+        let mut reach = Bitboard::EMPTY;
         for square in position.colored_pieces(us, piece) {
-            let attacks = match piece {
-                Piece::Knight => knight_attacks(square),
-                Piece::Bishop => bishop_attacks(square, occupied),
-                Piece::Rook => rook_attacks(square, occupied),
-                _ => queen_attacks(square, occupied),
-            };
+            let attacks = attacks_from(square);
+            reach |= attacks;
             acc.add(Term::Mobility(piece, (attacks & safe).len() as u8), sign);
             if matches!(piece, Piece::Knight | Piece::Bishop) {
                 minor_attacks |= attacks;
@@ -239,6 +241,7 @@ fn side_terms(position: &Position, us: Color, sign: i32, acc: &mut impl Accumula
                 attack_units += hits * KING_ATTACK_WEIGHT[piece.index()];
             }
         }
+        acc.add(Term::SafeCheck(piece), sign * (reach & checks).len() as i32);
     }
 
     for square in our_pawns {
@@ -250,7 +253,17 @@ fn side_terms(position: &Position, us: Color, sign: i32, acc: &mut impl Accumula
             acc.add(Term::DoubledPawn, sign);
         }
         if (front_span(square, us) & their_pawns).is_empty() {
-            acc.add(Term::PassedPawn(square.relative_rank(us)), sign);
+            let rank = square.relative_rank(us);
+            acc.add(Term::PassedPawn(rank), sign);
+            // A pawn on its last rank but one still has a square ahead.
+            if let Some(stop) = square.offset(0, us.forward()) {
+                if !occupied.contains(stop) {
+                    acc.add(Term::FreePassedPawn(rank), sign);
+                }
+                let distances = i32::from(stop.distance(their_king))
+                    - i32::from(stop.distance(position.king(us)));
+                acc.add(Term::PassedPawnKingDistance(rank), sign * distances);
+            }
         }
     }
 
@@ -266,6 +279,19 @@ fn side_terms(position: &Position, us: Color, sign: i32, acc: &mut impl Accumula
         Term::MinorThreat,
         sign * (their_heavies & minor_attacks).len() as i32,
     );
+
+    let outposts = position.colored_pieces(us, Piece::Knight)
+        & our_pawn_attacks
+        & (3..=5).fold(Bitboard::EMPTY, |set, rank| {
+            set | Bitboard::rank(Square::new(0, rank).relative_to(us).rank())
+        });
+    let outposts = outposts
+        .into_iter()
+        .filter(|&square| {
+            (front_span(square, us) & adjacent_files(square.file()) & their_pawns).is_empty()
+        })
+        .count();
+    acc.add(Term::KnightOutpost, sign * outposts as i32);
 
     if position.colored_pieces(us, Piece::Bishop).len() >= 2 {
         acc.add(Term::BishopPair, sign);
@@ -284,8 +310,8 @@ fn side_terms(position: &Position, us: Color, sign: i32, acc: &mut impl Accumula
 
     // Our attack on their king, scored for us; our shelter, scored for us.
     if !position.colored_pieces(us, Piece::Queen).is_empty() && attackers >= 2 {
-        let danger = (attack_units * attack_units / 2).min(500);
-        acc.add_fixed(Group::KingSafety, s(danger, danger / 4) * sign);
+        let units = attack_units.min(i32::from(KING_DANGER_MOST)) as u8;
+        acc.add(Term::KingDanger(units), sign);
     }
     let our_king = position.king(us);
     if our_king.relative_rank(us) <= 1 {

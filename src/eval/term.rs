@@ -14,6 +14,19 @@ pub enum Term {
     Mobility(Piece, u8),
     /// A passed pawn on this rank counted from its own side (1 to 6).
     PassedPawn(u8),
+    /// A passed pawn on this rank whose next square is empty.
+    FreePassedPawn(u8),
+    /// A passed pawn on this rank, counted as many times as the enemy king
+    /// stands further than ours from the square in front of it (negative
+    /// when nearer): kings escort and stop passers in the endgame.
+    PassedPawnKingDistance(u8),
+    /// The attack on the enemy king, in units of the attackers' weights
+    /// times the squares they hit next to it (capped at `KING_DANGER_MOST`),
+    /// when a queen and at least one other piece take part.
+    KingDanger(u8),
+    /// A square from which a piece of this kind can give check, reaches, and
+    /// may stand on without being taken by a pawn or the king.
+    SafeCheck(Piece),
     IsolatedPawn,
     DoubledPawn,
     BishopPair,
@@ -29,6 +42,9 @@ pub enum Term {
     MinorThreat,
     /// A pawn defended by a pawn.
     SupportedPawn,
+    /// A knight in the enemy half or on its edge, defended by a pawn, that no
+    /// enemy pawn can ever attack.
+    KnightOutpost,
 }
 
 /// The pieces whose mobility counts, and the most safe squares each can reach.
@@ -53,9 +69,18 @@ const MOBILITY_OFFSETS: [usize; 7] = {
     offsets[6] = offsets[MOBILE[MOBILE.len() - 1].0.index() + 1];
     offsets
 };
+/// The most units of king danger told apart.
+pub const KING_DANGER_MOST: u8 = 32;
+/// The pieces that give checks, in the order of their `SafeCheck` terms.
+const CHECKERS: [Piece; 4] = [Piece::Knight, Piece::Bishop, Piece::Rook, Piece::Queen];
+
 const PASSED_START: usize = MOBILITY_START + MOBILITY_OFFSETS[6];
-const SINGLES_START: usize = PASSED_START + 6;
-const SINGLES: [Term; 10] = [
+const FREE_PASSED_START: usize = PASSED_START + 6;
+const PASSED_KING_DISTANCE_START: usize = FREE_PASSED_START + 6;
+const KING_DANGER_START: usize = PASSED_KING_DISTANCE_START + 6;
+const SAFE_CHECK_START: usize = KING_DANGER_START + KING_DANGER_MOST as usize + 1;
+const SINGLES_START: usize = SAFE_CHECK_START + CHECKERS.len();
+const SINGLES: [Term; 11] = [
     Term::IsolatedPawn,
     Term::DoubledPawn,
     Term::BishopPair,
@@ -66,6 +91,7 @@ const SINGLES: [Term; 10] = [
     Term::PawnThreat,
     Term::MinorThreat,
     Term::SupportedPawn,
+    Term::KnightOutpost,
 ];
 
 impl Term {
@@ -82,6 +108,12 @@ impl Term {
                 MOBILITY_START + MOBILITY_OFFSETS[piece.index()] + usize::from(count)
             }
             Term::PassedPawn(rank) => PASSED_START + usize::from(rank) - 1,
+            Term::FreePassedPawn(rank) => FREE_PASSED_START + usize::from(rank) - 1,
+            Term::PassedPawnKingDistance(rank) => {
+                PASSED_KING_DISTANCE_START + usize::from(rank) - 1
+            }
+            Term::KingDanger(units) => KING_DANGER_START + usize::from(units),
+            Term::SafeCheck(piece) => SAFE_CHECK_START + piece.index() - Piece::Knight.index(),
             // In the order of `SINGLES`, which the tests check.
             Term::IsolatedPawn => SINGLES_START,
             Term::DoubledPawn => SINGLES_START + 1,
@@ -93,6 +125,7 @@ impl Term {
             Term::PawnThreat => SINGLES_START + 7,
             Term::MinorThreat => SINGLES_START + 8,
             Term::SupportedPawn => SINGLES_START + 9,
+            Term::KnightOutpost => SINGLES_START + 10,
         }
     }
 
@@ -106,8 +139,20 @@ impl Term {
         let mobility = MOBILE
             .into_iter()
             .flat_map(|(piece, most)| (0..=most).map(move |count| Term::Mobility(piece, count)));
-        let passed = (1..=6).map(Term::PassedPawn);
-        psqt.chain(mobility).chain(passed).chain(SINGLES)
+        let passed = [
+            Term::PassedPawn,
+            Term::FreePassedPawn,
+            Term::PassedPawnKingDistance,
+        ]
+        .into_iter()
+        .flat_map(|term| (1..=6).map(term));
+        let king_danger = (0..=KING_DANGER_MOST).map(Term::KingDanger);
+        let checks = CHECKERS.map(Term::SafeCheck);
+        psqt.chain(mobility)
+            .chain(passed)
+            .chain(king_danger)
+            .chain(checks)
+            .chain(SINGLES)
     }
 
     /// Its name in the weights file: `psqt knight c3`, `mobility rook 7`, `passed_pawn 5`, `tempo`.
@@ -117,6 +162,10 @@ impl Term {
             Term::Psqt(piece, square) => format!("psqt {} {square}", piece_name(piece)),
             Term::Mobility(piece, count) => format!("mobility {} {count}", piece_name(piece)),
             Term::PassedPawn(rank) => format!("passed_pawn {rank}"),
+            Term::FreePassedPawn(rank) => format!("free_passed_pawn {rank}"),
+            Term::PassedPawnKingDistance(rank) => format!("passed_pawn_king_distance {rank}"),
+            Term::KingDanger(units) => format!("king_danger {units}"),
+            Term::SafeCheck(piece) => format!("safe_check {}", piece_name(piece)),
             Term::IsolatedPawn => "isolated_pawn".into(),
             Term::DoubledPawn => "doubled_pawn".into(),
             Term::BishopPair => "bishop_pair".into(),
@@ -127,6 +176,7 @@ impl Term {
             Term::PawnThreat => "pawn_threat".into(),
             Term::MinorThreat => "minor_threat".into(),
             Term::SupportedPawn => "supported_pawn".into(),
+            Term::KnightOutpost => "knight_outpost".into(),
         }
     }
 }

@@ -124,6 +124,19 @@ impl Weights {
                 per_square * (i32::from(count) - typical)
             }
             Term::PassedPawn(rank) => PASSED_PAWN[usize::from(rank) - 1],
+            Term::FreePassedPawn(rank) => s(2, 5) * i32::from(rank),
+            Term::PassedPawnKingDistance(rank) => s(0, 2) * i32::from(rank),
+            // Grows with the square of the attack, as a lone attacker seldom mates.
+            Term::KingDanger(units) => {
+                let danger = (i32::from(units).pow(2) / 2).min(500);
+                s(danger, danger / 4)
+            }
+            Term::SafeCheck(piece) => match piece {
+                Piece::Knight => s(30, 10),
+                Piece::Bishop => s(20, 10),
+                Piece::Rook => s(35, 15),
+                _ => s(25, 15),
+            },
             Term::IsolatedPawn => s(-12, -14),
             Term::DoubledPawn => s(-10, -20),
             Term::BishopPair => s(30, 50),
@@ -134,6 +147,7 @@ impl Weights {
             Term::PawnThreat => s(50, 40),
             Term::MinorThreat => s(40, 30),
             Term::SupportedPawn => s(8, 6),
+            Term::KnightOutpost => s(25, 10),
         };
         Weights(Term::all().map(weight).collect())
     }

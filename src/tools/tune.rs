@@ -23,7 +23,7 @@ use std::path::PathBuf;
 use rayon::prelude::*;
 
 use crate::board::Position;
-use crate::eval::{self, Accumulator, Group, Score, Term, Weights};
+use crate::eval::{self, Accumulator, Term, Weights};
 
 #[derive(clap::Args, Debug)]
 pub struct TuneArgs {
@@ -47,7 +47,6 @@ pub struct TuneArgs {
 /// A position as the tuner sees it: how often each term occurs, White-positive.
 struct Sample {
     counts: Vec<(u16, i16)>,
-    fixed: Score,
     phase: f64,
     result: f64,
     /// The stronger engine's score, White-positive, if given.
@@ -60,16 +59,11 @@ struct Sample {
 #[derive(Default)]
 struct Recorder {
     counts: Vec<(u16, i16)>,
-    fixed: Score,
 }
 
 impl Accumulator for Recorder {
     fn add(&mut self, term: Term, count: i32) {
         self.counts.push((term.index() as u16, count as i16));
-    }
-
-    fn add_fixed(&mut self, _: Group, score: Score) {
-        self.fixed += score;
     }
 }
 
@@ -89,7 +83,6 @@ fn sample(position: &Position, result: f64, score: Option<f64>) -> Sample {
     merged.retain(|&(_, count)| count != 0);
     Sample {
         counts: merged,
-        fixed: recorder.fixed,
         phase: f64::from(phase) / 24.0,
         result,
         score,
@@ -137,7 +130,7 @@ impl Model {
     }
 
     fn evaluate(&self, sample: &Sample) -> f64 {
-        let (mut mg, mut eg) = (f64::from(sample.fixed.mg), f64::from(sample.fixed.eg));
+        let (mut mg, mut eg) = (0.0, 0.0);
         for &(index, count) in &sample.counts {
             mg += self.weights[usize::from(index)] * f64::from(count);
             eg += self.weights[Term::COUNT + usize::from(index)] * f64::from(count);
