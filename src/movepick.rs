@@ -124,7 +124,15 @@ pub struct QuietHistory<'a> {
     pub continuations: [Option<&'a [i32; PIECE_TO_COUNT]>; 2],
 }
 
-impl QuietHistory<'_> {
+impl<'a> QuietHistory<'a> {
+    /// The move's own history alone, where no earlier moves count.
+    pub fn without_context(main: &'a History) -> QuietHistory<'a> {
+        QuietHistory {
+            main,
+            continuations: [None; 2],
+        }
+    }
+
     pub fn score(&self, color: Color, mv: Move, piece_to: PieceTo) -> i32 {
         self.main.get(color, mv)
             + self
@@ -343,10 +351,7 @@ mod tests {
             tt_action: 0,
             killers: [None, None],
             counter: None,
-            history: QuietHistory {
-                main: &history,
-                continuations: [None; 2],
-            },
+            history: QuietHistory::without_context(&history),
         };
         let first = MovePicker::all(&position, &hints, None, false)
             .next()

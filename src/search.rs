@@ -680,10 +680,7 @@ impl<'a> Worker<'a> {
                 tt_action: 0,
                 killers: [None; 2],
                 counter: None,
-                history: QuietHistory {
-                    main: &self.history,
-                    continuations: [None; 2],
-                },
+                history: QuietHistory::without_context(&self.history),
             };
             let picker = MovePicker::all(position, &hints, None, false);
             if picker.is_empty() {
@@ -996,10 +993,7 @@ fn root_actions(root: &Root, tt: &TranspositionTable, search_moves: &[Move]) -> 
             .map_or(0, |entry| entry.action),
         killers: [None; 2],
         counter: None,
-        history: QuietHistory {
-            main: &history,
-            continuations: [None; 2],
-        },
+        history: QuietHistory::without_context(&history),
     };
     let mut run = root.run;
     let (chain_test, switch_allowed) = match root.variant {
