@@ -18,8 +18,8 @@ use crate::board::{Bitboard, Color, Piece, Position, Square};
 mod term;
 mod weights;
 
-use term::KING_DANGER_MOST;
 pub use term::Term;
+use term::{KING_DANGER_MOST, OFFICERS};
 pub use weights::{WEIGHTS, Weights};
 
 /// A middlegame and an endgame value, blended by the material left on the board.
@@ -219,7 +219,7 @@ fn side_terms(position: &Position, us: Color, sign: i32, acc: &mut impl Accumula
     let mut minor_attacks = Bitboard::EMPTY;
     // Checks the king cannot answer by taking the checker with a pawn or itself.
     let safe_checks = !(ours | enemy_pawn_attacks | king_attacks(their_king));
-    for piece in [Piece::Knight, Piece::Bishop, Piece::Rook, Piece::Queen] {
+    for piece in OFFICERS {
         let attacks_from = |square: Square| match piece {
             Piece::Knight => knight_attacks(square),
             Piece::Bishop => bishop_attacks(square, occupied),
@@ -255,7 +255,7 @@ fn side_terms(position: &Position, us: Color, sign: i32, acc: &mut impl Accumula
         if (front_span(square, us) & their_pawns).is_empty() {
             let rank = square.relative_rank(us);
             acc.add(Term::PassedPawn(rank), sign);
-            // A pawn on its last rank but one still has a square ahead.
+            // Pawns never stand on the last rank: the square ahead exists.
             if let Some(stop) = square.offset(0, us.forward()) {
                 if !occupied.contains(stop) {
                     acc.add(Term::FreePassedPawn(rank), sign);
@@ -280,15 +280,11 @@ fn side_terms(position: &Position, us: Color, sign: i32, acc: &mut impl Accumula
         sign * (their_heavies & minor_attacks).len() as i32,
     );
 
-    let outposts = position.colored_pieces(us, Piece::Knight)
-        & our_pawn_attacks
-        & (3..=5).fold(Bitboard::EMPTY, |set, rank| {
-            set | Bitboard::rank(Square::new(0, rank).relative_to(us).rank())
-        });
-    let outposts = outposts
+    let outposts = (position.colored_pieces(us, Piece::Knight) & our_pawn_attacks)
         .into_iter()
         .filter(|&square| {
-            (front_span(square, us) & adjacent_files(square.file()) & their_pawns).is_empty()
+            (3..=5).contains(&square.relative_rank(us))
+                && (front_span(square, us) & adjacent_files(square.file()) & their_pawns).is_empty()
         })
         .count();
     acc.add(Term::KnightOutpost, sign * outposts as i32);

@@ -71,15 +71,16 @@ const MOBILITY_OFFSETS: [usize; 7] = {
 };
 /// The most units of king danger told apart.
 pub const KING_DANGER_MOST: u8 = 32;
-/// The pieces that give checks, in the order of their `SafeCheck` terms.
-const CHECKERS: [Piece; 4] = [Piece::Knight, Piece::Bishop, Piece::Rook, Piece::Queen];
+/// The knight, bishop, rook and queen: the pieces with mobility, king-attack
+/// and safe-check terms, in the order of their `SafeCheck` terms.
+pub const OFFICERS: [Piece; 4] = [Piece::Knight, Piece::Bishop, Piece::Rook, Piece::Queen];
 
 const PASSED_START: usize = MOBILITY_START + MOBILITY_OFFSETS[6];
 const FREE_PASSED_START: usize = PASSED_START + 6;
 const PASSED_KING_DISTANCE_START: usize = FREE_PASSED_START + 6;
 const KING_DANGER_START: usize = PASSED_KING_DISTANCE_START + 6;
 const SAFE_CHECK_START: usize = KING_DANGER_START + KING_DANGER_MOST as usize + 1;
-const SINGLES_START: usize = SAFE_CHECK_START + CHECKERS.len();
+const SINGLES_START: usize = SAFE_CHECK_START + OFFICERS.len();
 const SINGLES: [Term; 11] = [
     Term::IsolatedPawn,
     Term::DoubledPawn,
@@ -147,7 +148,7 @@ impl Term {
         .into_iter()
         .flat_map(|term| (1..=6).map(term));
         let king_danger = (0..=KING_DANGER_MOST).map(Term::KingDanger);
-        let checks = CHECKERS.map(Term::SafeCheck);
+        let checks = OFFICERS.map(Term::SafeCheck);
         psqt.chain(mobility)
             .chain(passed)
             .chain(king_danger)
