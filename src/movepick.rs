@@ -115,6 +115,58 @@ impl ContinuationHistory {
     }
 }
 
+/// Capture success by the capturing piece, its destination and the piece
+/// captured: whether taking that piece there tends to work out, which the
+/// exchange on the square alone does not tell.
+pub struct CaptureHistory(Box<[[i32; 6]; PIECE_TO_COUNT]>);
+
+impl Default for CaptureHistory {
+    fn default() -> CaptureHistory {
+        CaptureHistory(Box::new([[0; 6]; PIECE_TO_COUNT]))
+    }
+}
+
+impl CaptureHistory {
+    /// The value of `mv` in `position` (a pawn's arrival for a promotion that captures nothing).
+    pub fn get(&self, position: &Position, mv: Move) -> i32 {
+        self.0[PieceTo::of(position, mv).index()][Self::victim_index(position, mv)]
+    }
+
+    /// Rewards (`bonus > 0`) or punishes the capture or promotion `mv`.
+    pub fn update(&mut self, position: &Position, mv: Move, bonus: i32) {
+        apply_gravity(
+            &mut self.0[PieceTo::of(position, mv).index()][Self::victim_index(position, mv)],
+            bonus,
+        );
+    }
+
+    fn victim_index(position: &Position, mv: Move) -> usize {
+        victim(position, mv).map_or(Piece::Pawn.index(), Piece::index)
+    }
+}
+
+/// Everything one search thread learns about moves, kept from one move of a
+/// game to the next so that each search starts with the last one's ordering
+/// (cleared by `ucinewgame`).
+pub struct Histories {
+    pub quiet: Box<History>,
+    pub continuation: ContinuationHistory,
+    pub captures: CaptureHistory,
+    /// By the origin and destination of a move, the quiet reply that last refuted it.
+    pub counters: Box<[[Option<Move>; 64]; 64]>,
+}
+
+impl Default for Histories {
+    fn default() -> Histories {
+        Histories {
+            quiet: History::new(),
+            continuation: ContinuationHistory::default(),
+            captures: CaptureHistory::default(),
+            counters: Box::new([[None; 64]; 64]),
+        }
+    }
+}
+
 /// What the histories say of a quiet move at one node: the move's own
 /// history plus its continuation history after the last two moves of the line.
 #[derive(Clone, Copy)]
@@ -188,11 +240,13 @@ fn losing_tactical(position: &Position, mv: Move) -> bool {
     !see_at_least(position, mv, 0)
 }
 
-/// MVV-LVA plus a promotion bonus.
-fn tactical_score(position: &Position, mv: Move, attacker: Piece) -> i32 {
+/// MVV-LVA plus a promotion bonus, adjusted by capture history: at most
+/// about a pawn's worth of victim either way.
+fn tactical_score(position: &Position, mv: Move, captures: &CaptureHistory) -> i32 {
+    let attacker = position.piece_on(mv.from()).unwrap_or(Piece::Pawn);
     let gain = victim(position, mv).map_or(0, |piece| PIECE_VALUE[piece.index()]);
     let promotion = mv.promotion().map_or(0, |piece| PIECE_VALUE[piece.index()]);
-    10 * (gain + promotion) - PIECE_VALUE[attacker.index()] / 10
+    10 * (gain + promotion) - PIECE_VALUE[attacker.index()] / 10 + captures.get(position, mv) / 16
 }
 
 /// What a node knows that helps ordering.
@@ -202,6 +256,7 @@ pub struct OrderingHints<'a> {
     /// The quiet move that last refuted the opponent's previous move.
     pub counter: Option<Move>,
     pub history: QuietHistory<'a>,
+    pub captures: &'a CaptureHistory,
 }
 
 /// Hands out a node's actions best first (selection sort, so a cut-off early
@@ -223,14 +278,14 @@ impl MovePicker {
         let us = position.side_to_move();
         let mut actions = ArrayVec::new();
         for mv in position.legal_moves() {
-            let attacker = position.piece_on(mv.from()).unwrap_or(Piece::Pawn);
             let tactical = is_tactical(position, mv);
             let forms_chain = chain.as_mut().is_some_and(|forms| forms(mv));
             let base = if tactical {
+                let score = tactical_score(position, mv, hints.captures);
                 if losing_tactical(position, mv) {
-                    BAD_TACTICAL + tactical_score(position, mv, attacker)
+                    BAD_TACTICAL + score
                 } else {
-                    GOOD_TACTICAL + tactical_score(position, mv, attacker)
+                    GOOD_TACTICAL + score
                 }
             } else if let Some(slot) = hints.killers.iter().position(|&k| k == Some(mv)) {
                 KILLER_SCORE[slot]
@@ -267,16 +322,15 @@ impl MovePicker {
     }
 
     /// Captures and promotions only, for quiescence search; every one staying.
-    pub fn tactical(position: &Position) -> MovePicker {
+    pub fn tactical(position: &Position, captures: &CaptureHistory) -> MovePicker {
         let mut actions = ArrayVec::new();
         for mv in position.legal_moves() {
             if !is_tactical(position, mv) || mv.promotion().is_some_and(|p| p != Piece::Queen) {
                 continue;
             }
-            let attacker = position.piece_on(mv.from()).unwrap_or(Piece::Pawn);
             actions.push(Scored {
                 action: Action::stay(mv),
-                score: tactical_score(position, mv, attacker),
+                score: tactical_score(position, mv, captures),
                 tactical: true,
                 chain: false,
             });
@@ -347,11 +401,13 @@ mod tests {
             Position::from_fen("rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2")
                 .unwrap();
         let history = History::new();
+        let captures = CaptureHistory::default();
         let hints = OrderingHints {
             tt_action: 0,
             killers: [None, None],
             counter: None,
             history: QuietHistory::without_context(&history),
+            captures: &captures,
         };
         let first = MovePicker::all(&position, &hints, None, false)
             .next()

@@ -24,6 +24,15 @@ pub struct Budget {
     pub hard: Duration,
 }
 
+/// How settled the search looked after its last iteration.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Progress {
+    /// Iterations in a row that kept the same best action.
+    pub stable_iterations: u32,
+    /// How far the score fell since the previous iteration (0 if it rose).
+    pub score_drop: i32,
+}
+
 /// Moves to plan for when the time control gives no `movestogo`.
 const HORIZON: u32 = 20;
 /// Never think shorter than this when there is time to.
@@ -51,6 +60,23 @@ impl Budget {
             soft: soft.max(MINIMUM).min(available),
             hard: hard.max(MINIMUM).min(available),
         }
+    }
+
+    /// Whether another iteration may start `elapsed` into the move. The next
+    /// would likely take longer than all so far, so past half the soft limit
+    /// it may not; a best action that has just changed, or a falling score,
+    /// earns more time, and one that has held for several iterations less.
+    /// A fixed time per move (soft = hard) is spent as given.
+    pub fn allows_iteration(&self, elapsed: Duration, progress: Progress) -> bool {
+        let scale = if self.soft < self.hard {
+            const BY_STABILITY: [f64; 5] = [1.5, 1.2, 1.0, 0.85, 0.7];
+            let stability = BY_STABILITY[(progress.stable_iterations as usize).min(4)];
+            let falling = 1.0 + f64::from(progress.score_drop.clamp(0, 100)) / 200.0;
+            stability * falling
+        } else {
+            1.0
+        };
+        elapsed < self.soft.mul_f64(scale / 2.0)
     }
 
     /// The budget for `go movetime`: all of it, less the overhead.
@@ -104,5 +130,37 @@ mod tests {
         );
         assert!(budget.soft > ms(250) && budget.soft < ms(600), "{budget:?}");
         assert!(budget.hard < ms(3500));
+    }
+
+    #[test]
+    fn an_unsettled_search_gets_more_time() {
+        let budget = Budget {
+            soft: ms(400),
+            hard: ms(1200),
+        };
+        let settled = Progress {
+            stable_iterations: 6,
+            score_drop: 0,
+        };
+        let unsettled = Progress {
+            stable_iterations: 0,
+            score_drop: 60,
+        };
+        assert!(!budget.allows_iteration(ms(250), settled));
+        assert!(budget.allows_iteration(ms(250), unsettled));
+        assert!(!budget.allows_iteration(ms(500), unsettled));
+    }
+
+    #[test]
+    fn a_fixed_time_ignores_progress() {
+        let budget = Budget::fixed(ms(1000), ms(0));
+        for stable_iterations in [0, 5] {
+            let progress = Progress {
+                stable_iterations,
+                score_drop: 100,
+            };
+            assert!(budget.allows_iteration(ms(499), progress));
+            assert!(!budget.allows_iteration(ms(500), progress));
+        }
     }
 }

@@ -8,8 +8,8 @@
 
 use std::io::{BufRead, Write};
 use std::panic::{self, AssertUnwindSafe};
-use std::sync::Arc;
 use std::sync::atomic::Ordering;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
@@ -20,7 +20,9 @@ use crate::chain;
 use crate::eval;
 use crate::game::{GameError, Rules, SwitchRule, SwitchRun, forms_chain};
 use crate::movepick::{Action, describe_action};
-use crate::search::{self, Control, Limits, Report, Root, SearchResult, Variant, uci_score};
+use crate::search::{
+    self, Control, Histories, Limits, Report, Root, SearchResult, Variant, uci_score,
+};
 use crate::time::{Budget, Clock};
 use crate::tools::{bench, perft};
 use crate::transposition::{Bound, TranspositionTable};
@@ -147,6 +149,8 @@ pub struct Engine {
     options: Options,
     game: Game,
     tt: Arc<TranspositionTable>,
+    /// The search threads' histories, kept from one `go` to the next of a game.
+    histories: Arc<Mutex<Vec<Histories>>>,
     running: Option<Running>,
 }
 
@@ -182,6 +186,7 @@ impl Engine {
         let options = Options::default();
         Engine {
             tt: Arc::new(TranspositionTable::new(options.hash_mb)),
+            histories: Arc::default(),
             options,
             game: Game::new(Position::startpos()),
             running: None,
@@ -254,6 +259,10 @@ impl Engine {
             "ucinewgame" => {
                 self.wait_for_search(true);
                 self.tt.clear();
+                self.histories
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .clear();
                 self.game = Game::new(Position::startpos());
             }
             "position" => self.position(&tokens[1..]),
@@ -594,13 +603,23 @@ impl Engine {
             variant: self.variant(),
         };
         let tt = Arc::clone(&self.tt);
+        let histories = Arc::clone(&self.histories);
         let thread_control = Arc::clone(&control);
         let limits = go.limits;
         let spawned = std::thread::Builder::new()
             .name("search".to_string())
             .stack_size(64 << 20)
             .spawn(move || {
-                search_and_answer(&root, &limits, &tt, &thread_control, started, endless);
+                let mut histories = histories.lock().unwrap_or_else(PoisonError::into_inner);
+                search_and_answer(
+                    &root,
+                    &limits,
+                    &tt,
+                    &mut histories,
+                    &thread_control,
+                    started,
+                    endless,
+                );
             });
         match spawned {
             Ok(handle) => {
@@ -772,13 +791,14 @@ fn search_and_answer(
     root: &Root,
     limits: &Limits,
     tt: &Arc<TranspositionTable>,
+    histories: &mut Vec<Histories>,
     control: &Control,
     started: Instant,
     endless: bool,
 ) {
     let mut reporter = |report: &Report| send(&info_line(report));
     let outcome = panic::catch_unwind(AssertUnwindSafe(|| {
-        search::search(root, limits, tt, control, started, &mut reporter)
+        search::search(root, limits, tt, histories, control, started, &mut reporter)
     }));
     let result = match outcome {
         Ok(result) => result,

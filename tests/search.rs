@@ -3,10 +3,10 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use catena::board::Position;
+use catena::board::{Color, Position};
 use catena::game::{Rules, SwitchRun};
 use catena::movepick::describe_action;
-use catena::search::{self, Control, Limits, MATE, Root, SearchResult, Variant};
+use catena::search::{self, Control, Histories, Limits, MATE, Root, SearchResult, Variant};
 use catena::time::Budget;
 use catena::transposition::TranspositionTable;
 
@@ -21,6 +21,15 @@ fn search(fen: &str, variant: Variant, depth: i32) -> SearchResult {
 }
 
 fn search_with(fen: &str, variant: Variant, limits: &Limits) -> SearchResult {
+    search_learning(fen, variant, limits, &mut Vec::new())
+}
+
+fn search_learning(
+    fen: &str,
+    variant: Variant,
+    limits: &Limits,
+    histories: &mut Vec<Histories>,
+) -> SearchResult {
     catena::board::attacks::init();
     let root = Root {
         position: Position::from_fen(fen).unwrap(),
@@ -33,10 +42,30 @@ fn search_with(fen: &str, variant: Variant, limits: &Limits) -> SearchResult {
         &root,
         limits,
         &tt,
+        histories,
         &Control::default(),
         Instant::now(),
         &mut |_| {},
     )
+}
+
+#[test]
+fn a_search_leaves_what_each_thread_learnt() {
+    let limits = Limits {
+        depth: Some(8),
+        multipv: 1,
+        threads: 2,
+        ..Limits::default()
+    };
+    let mut histories = Vec::new();
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    search_learning(start, Variant::Chess, &limits, &mut histories);
+    assert_eq!(histories.len(), 2);
+    let learnt = Position::startpos()
+        .legal_moves()
+        .iter()
+        .any(|&mv| histories[0].quiet.get(Color::White, mv) != 0);
+    assert!(learnt, "the main thread's quiet history is still empty");
 }
 
 #[test]

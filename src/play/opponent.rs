@@ -9,7 +9,7 @@ use crate::arena::{
 };
 use crate::game::GameState;
 use crate::movepick::Action;
-use crate::search::{self, Control, Limits, Root, Variant};
+use crate::search::{self, Control, Histories, Limits, Root, Variant};
 use crate::transposition::TranspositionTable;
 
 /// An engine that plays one side of the game.
@@ -28,6 +28,7 @@ pub struct InProcess {
     tt: Arc<TranspositionTable>,
     /// A fixed search depth, which also ends the search when the clock allows more.
     depth: Option<i32>,
+    histories: Vec<Histories>,
 }
 
 /// The transposition table's size: plenty for moves of a few seconds.
@@ -42,6 +43,7 @@ impl InProcess {
         InProcess {
             tt: Arc::new(TranspositionTable::new(HASH_MB)),
             depth,
+            histories: Vec::new(),
         }
     }
 }
@@ -53,6 +55,7 @@ impl Opponent for InProcess {
 
     fn new_game(&mut self) -> Result<(), String> {
         self.tt.clear();
+        self.histories.clear();
         Ok(())
     }
 
@@ -73,12 +76,21 @@ impl Opponent for InProcess {
         };
         let control = Control::default();
         let tt = &self.tt;
+        let histories = &mut self.histories;
         let result = std::thread::scope(|scope| {
             std::thread::Builder::new()
                 .name("search".to_string())
                 .stack_size(SEARCH_STACK)
                 .spawn_scoped(scope, || {
-                    search::search(&root, &limits, tt, &control, started, &mut |_| {})
+                    search::search(
+                        &root,
+                        &limits,
+                        tt,
+                        histories,
+                        &control,
+                        started,
+                        &mut |_| {},
+                    )
                 })
                 .map_err(|error| format!("cannot start the search thread: {error}"))?
                 .join()

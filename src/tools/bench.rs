@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use crate::board::Position;
 use crate::game::{Rules, SwitchRun};
-use crate::search::{self, Control, Limits, Root, Variant};
+use crate::search::{self, Control, Histories, Limits, Root, Variant};
 use crate::transposition::TranspositionTable;
 
 pub const DEFAULT_DEPTH: i32 = 10;
@@ -48,6 +48,7 @@ pub fn run(depth: i32, hash_mb: usize, threads: usize, print: &mut dyn FnMut(&st
         SSCC.iter()
             .map(|fen| (fen, Variant::Sscc(Rules::default()))),
     );
+    let mut histories: Vec<Histories> = Vec::new();
     let (mut total, started) = (0u64, Instant::now());
     for (index, (fen, variant)) in positions.enumerate() {
         let position = Position::from_fen(fen).expect("the bench positions are valid FENs");
@@ -58,7 +59,15 @@ pub fn run(depth: i32, hash_mb: usize, threads: usize, print: &mut dyn FnMut(&st
             variant,
         };
         let control = Control::default();
-        let result = search::search(&root, &limits, &tt, &control, Instant::now(), &mut |_| {});
+        let result = search::search(
+            &root,
+            &limits,
+            &tt,
+            &mut histories,
+            &control,
+            Instant::now(),
+            &mut |_| {},
+        );
         total += result.nodes;
         let best = result
             .best
