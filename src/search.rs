@@ -601,10 +601,11 @@ impl<'a> Worker<'a> {
             let choices: &[bool] = if chain { &[true, false] } else { &[false] };
             for &switch in choices {
                 let action = Action { mv, switch };
-                if singularity_test && action.pack() == excluded {
+                let packed = action.pack();
+                if singularity_test && packed == excluded {
                     continue;
                 }
-                let extension = if tt_extension != 0 && action.pack() == tt_action {
+                let extension = if tt_extension != 0 && packed == tt_action {
                     tt_extension
                 } else {
                     i32::from(gives_check)
@@ -1152,24 +1153,25 @@ pub fn search(
         variant: root.variant,
         done: AtomicBool::new(false),
     };
-    let mut taken = histories.drain(..threads);
-    let mut make_worker = |id| {
-        let thread_histories = taken.next().unwrap_or_default();
-        let mut worker = Worker::new(id, &shared, root, thread_histories);
-        worker.root_moves = actions
-            .iter()
-            .map(|&action| RootMove {
-                action,
-                score: -INFINITE,
-                previous_score: -INFINITE,
-                pv: vec![action],
-            })
-            .collect();
-        worker
-    };
-    let mut main = make_worker(0);
-    let helpers: Vec<_> = (1..threads).map(&mut make_worker).collect();
-    drop(taken);
+    let mut workers: Vec<Worker> = histories
+        .drain(..threads)
+        .enumerate()
+        .map(|(id, thread_histories)| {
+            let mut worker = Worker::new(id, &shared, root, thread_histories);
+            worker.root_moves = actions
+                .iter()
+                .map(|&action| RootMove {
+                    action,
+                    score: -INFINITE,
+                    previous_score: -INFINITE,
+                    pv: vec![action],
+                })
+                .collect();
+            worker
+        })
+        .collect();
+    let helpers = workers.split_off(1);
+    let mut main = workers.pop().expect("a search has at least one thread");
     let (main_result, depth, learnt) = std::thread::scope(|scope| {
         let helpers: Vec<_> = helpers
             .into_iter()
