@@ -260,23 +260,25 @@ pub struct OrderingHints<'a> {
 }
 
 /// Hands out a node's actions best first (selection sort, so a cut-off early
-/// saves sorting the rest).
+/// saves sorting the rest). Filled where it stands, empty at first: moving a
+/// filled picker would copy its whole buffer at every node.
+#[derive(Default)]
 pub struct MovePicker {
     actions: ArrayVec<Scored, 512>,
     next: usize,
 }
 
 impl MovePicker {
-    /// Every action: each legal move staying, and switching too when `chain`
+    /// Adds every action: each legal move staying, and switching too when `chain`
     /// says the move forms a chain and `switch_allowed`. `chain` is `None` in plain chess.
-    pub fn all(
+    pub fn add_all(
+        &mut self,
         position: &Position,
         hints: &OrderingHints,
         mut chain: Option<&mut dyn FnMut(Move) -> bool>,
         switch_allowed: bool,
-    ) -> MovePicker {
+    ) {
         let us = position.side_to_move();
-        let mut actions = ArrayVec::new();
         for mv in position.legal_moves() {
             let tactical = is_tactical(position, mv);
             let forms_chain = chain.as_mut().is_some_and(|forms| forms(mv));
@@ -302,7 +304,7 @@ impl MovePicker {
                     score
                 }
             };
-            actions.push(Scored {
+            self.actions.push(Scored {
                 action: stay,
                 score: order(stay, base),
                 tactical,
@@ -310,7 +312,7 @@ impl MovePicker {
             });
             if forms_chain && switch_allowed {
                 let switch = Action { mv, switch: true };
-                actions.push(Scored {
+                self.actions.push(Scored {
                     action: switch,
                     score: order(switch, SWITCH_SCORE.max(base)),
                     tactical,
@@ -318,24 +320,21 @@ impl MovePicker {
                 });
             }
         }
-        MovePicker { actions, next: 0 }
     }
 
-    /// Captures and promotions only, for quiescence search; every one staying.
-    pub fn tactical(position: &Position, captures: &CaptureHistory) -> MovePicker {
-        let mut actions = ArrayVec::new();
+    /// Adds the captures and queen promotions, for quiescence search; every one staying.
+    pub fn add_tactical(&mut self, position: &Position, captures: &CaptureHistory) {
         for mv in position.legal_moves() {
             if !is_tactical(position, mv) || mv.promotion().is_some_and(|p| p != Piece::Queen) {
                 continue;
             }
-            actions.push(Scored {
+            self.actions.push(Scored {
                 action: Action::stay(mv),
                 score: tactical_score(position, mv, captures),
                 tactical: true,
                 chain: false,
             });
         }
-        MovePicker { actions, next: 0 }
     }
 
     pub fn len(&self) -> usize {
@@ -351,12 +350,17 @@ impl Iterator for MovePicker {
     type Item = Scored;
 
     fn next(&mut self) -> Option<Scored> {
-        let remaining = self.actions.get(self.next..)?;
-        let best = remaining
-            .iter()
-            .enumerate()
-            .max_by_key(|(index, scored)| (scored.score, std::cmp::Reverse(*index)))?
-            .0;
+        let remaining = self
+            .actions
+            .get(self.next..)
+            .filter(|rest| !rest.is_empty())?;
+        // The first of the best, so that equal scores keep generation order.
+        let mut best = 0;
+        for (index, scored) in remaining.iter().enumerate().skip(1) {
+            if scored.score > remaining[best].score {
+                best = index;
+            }
+        }
         self.actions.swap(self.next, self.next + best);
         self.next += 1;
         Some(self.actions[self.next - 1])
@@ -409,9 +413,9 @@ mod tests {
             history: QuietHistory::without_context(&history),
             captures: &captures,
         };
-        let first = MovePicker::all(&position, &hints, None, false)
-            .next()
-            .unwrap();
+        let mut picker = MovePicker::default();
+        picker.add_all(&position, &hints, None, false);
+        let first = picker.next().unwrap();
         assert_eq!(first.action.mv.to_string(), "e4d5");
     }
 }

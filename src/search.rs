@@ -428,6 +428,20 @@ impl<'a> Worker<'a> {
         self.static_evals[ply] = static_eval;
         // The same colour two plies ago stood worse: lines here deserve more trust.
         let improving = !in_check && ply >= 2 && static_eval > self.static_evals[ply - 2];
+        // A stored score that bounds the value on the far side of the static
+        // evaluation is the better guess of it for the pruning below.
+        let eval = match entry {
+            Some(entry) if !in_check && entry.score.abs() < MATE_BOUND => {
+                let stored = score_from_tt(entry.score, ply);
+                let closer = match entry.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => stored > static_eval,
+                    Bound::Upper => stored < static_eval,
+                };
+                if closer { stored } else { static_eval }
+            }
+            _ => static_eval,
+        };
         // With no stored move this node was not searched before, or not deeply:
         // a shallower search finds its best move sooner.
         let depth =
@@ -446,19 +460,18 @@ impl<'a> Worker<'a> {
         let quiet_node = !pv_node && !in_check && beta.abs() < MATE_BOUND;
         let prunable_node = quiet_node && !singularity_test;
 
-        if prunable_node && depth <= 6 && static_eval - 90 * (depth - i32::from(improving)) >= beta
-        {
-            return static_eval;
+        if prunable_node && depth <= 6 && eval - 90 * (depth - i32::from(improving)) >= beta {
+            return eval;
         }
 
         if prunable_node
             && depth >= 3
-            && static_eval >= beta
+            && eval >= beta
             && (rules.is_none() || run.switches() == 0)
             && Self::has_pieces(position)
             && let Some(child) = position.null_move()
         {
-            let reduction = 3 + depth / 4;
+            let reduction = 3 + depth / 4 + ((eval - beta) / 200).min(3);
             self.keys.push(position.key());
             self.line[ply] = None;
             let value = -self.search(
@@ -535,7 +548,8 @@ impl<'a> Worker<'a> {
         };
         // Chains are tested only for moves about to be searched: the test
         // costs more than a node, and a cut-off makes most of them unneeded.
-        let picker = MovePicker::all(position, &hints, None, false);
+        let mut picker = MovePicker::default();
+        picker.add_all(position, &hints, None, false);
         if picker.is_empty() {
             return if in_check { -MATE + ply as i32 } else { 0 };
         }
@@ -547,8 +561,9 @@ impl<'a> Worker<'a> {
         let mut captures_tried: ArrayVec<Move, 256> = ArrayVec::new();
         let us = position.side_to_move();
         let mut index = 0;
+        let mut tt_move_tactical = false;
         self.keys.push(position.key());
-        'moves: for scored in picker {
+        'moves: for scored in picker.by_ref() {
             let mv = scored.action.mv;
             // Late move pruning of quiet moves near the leaves.
             if quiet_node
@@ -585,6 +600,7 @@ impl<'a> Worker<'a> {
             let capture = scored.tactical && !chain;
             let played = Played::new(position, mv);
             let child = position.after(mv);
+            self.shared.tt.prefetch(child.key());
             let gives_check = child.in_check();
             // Quiet moves that their histories say rarely work, near the leaves.
             if quiet_node
@@ -605,6 +621,9 @@ impl<'a> Worker<'a> {
                 if singularity_test && packed == excluded {
                     continue;
                 }
+                if packed == tt_action {
+                    tt_move_tactical = scored.tactical;
+                }
                 let extension = if tt_extension != 0 && packed == tt_action {
                     tt_extension
                 } else {
@@ -620,15 +639,22 @@ impl<'a> Worker<'a> {
                         &child, child_run, switch, new_depth, alpha, beta, ply, pv_node,
                     )
                 } else {
-                    let reduction = if depth >= 3 && index >= 2 && quiet && !in_check {
-                        let killer = self.killers[ply].contains(&Some(mv));
-                        (late_move_reduction(depth, index)
+                    // Quiet moves, and captures that lose the exchange.
+                    let reducible = quiet || (capture && scored.score < 0);
+                    let reduction = if depth >= 3 && index >= 2 && reducible && !in_check {
+                        let base = late_move_reduction(depth, index)
                             - i32::from(pv_node)
-                            - i32::from(gives_check)
-                            - i32::from(killer)
-                            + i32::from(!improving)
-                            - self.quiet_history(contexts).score(us, mv, played.piece_to) / 16384)
-                            .clamp(0, new_depth - 1)
+                            - i32::from(gives_check);
+                        let adjustment = if quiet {
+                            let killer = self.killers[ply].contains(&Some(mv));
+                            // Where the best move is a capture, quiet moves rarely match it.
+                            i32::from(tt_move_tactical) - i32::from(killer) + i32::from(!improving)
+                                - self.quiet_history(contexts).score(us, mv, played.piece_to)
+                                    / 16384
+                        } else {
+                            0
+                        };
+                        (base + adjustment).clamp(0, new_depth - 1)
                     } else {
                         0
                     };
@@ -751,7 +777,8 @@ impl<'a> Worker<'a> {
             return 0;
         }
         let key = position.key() ^ run_key(run);
-        if let Some(entry) = self.shared.tt.probe(key)
+        let entry = self.shared.tt.probe(key);
+        if let Some(entry) = entry
             && let Some(score) = tt_cutoff(&entry, ply, alpha, beta)
         {
             return score;
@@ -759,7 +786,8 @@ impl<'a> Worker<'a> {
         let in_check = position.in_check();
         let mut best = -INFINITE;
         let mut static_eval = 0;
-        let picker = if in_check {
+        let mut picker = MovePicker::default();
+        if in_check {
             let hints = OrderingHints {
                 tt_action: 0,
                 killers: [None; 2],
@@ -767,24 +795,23 @@ impl<'a> Worker<'a> {
                 history: QuietHistory::without_context(&self.histories.quiet),
                 captures: &self.histories.captures,
             };
-            let picker = MovePicker::all(position, &hints, None, false);
+            picker.add_all(position, &hints, None, false);
             if picker.is_empty() {
                 return -MATE + ply as i32;
             }
-            picker
         } else {
-            static_eval = evaluate(position);
+            static_eval = entry.map_or_else(|| evaluate(position), |entry| entry.eval);
             let stand_pat = self.stand_pat(position, run, static_eval);
             if stand_pat >= beta {
                 return stand_pat;
             }
             alpha = alpha.max(stand_pat);
             best = stand_pat;
-            MovePicker::tactical(position, &self.histories.captures)
-        };
+            picker.add_tactical(position, &self.histories.captures);
+        }
         let original_alpha = alpha;
         let mut best_action = None;
-        for scored in picker {
+        for scored in picker.by_ref() {
             let mv = scored.action.mv;
             if !in_check {
                 if !see_at_least(position, mv, 0) {
@@ -800,6 +827,7 @@ impl<'a> Worker<'a> {
                 }
             }
             let child = position.after(mv);
+            self.shared.tt.prefetch(child.key());
             let value = -self.quiescence(&child, SwitchRun::default(), -beta, -alpha, ply + 1);
             if self.should_stop() {
                 return 0;
@@ -1104,17 +1132,19 @@ fn root_actions(
         Variant::Sscc(rules) => (Some(rules), run.allows_switch()),
     };
     let mut test = |mv: Move| chain_test.is_some_and(|rules| forms_chain(position, mv, &rules));
-    MovePicker::all(
+    let mut picker = MovePicker::default();
+    picker.add_all(
         position,
         &hints,
         chain_test
             .is_some()
             .then_some(&mut test as &mut dyn FnMut(Move) -> bool),
         switch_allowed,
-    )
-    .map(|scored| scored.action)
-    .filter(|action| search_moves.is_empty() || search_moves.contains(&action.mv))
-    .collect()
+    );
+    picker
+        .map(|scored| scored.action)
+        .filter(|action| search_moves.is_empty() || search_moves.contains(&action.mv))
+        .collect()
 }
 
 /// Searches `root` within `limits` until they or `control.stop` end it. Only

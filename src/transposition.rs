@@ -52,11 +52,13 @@ struct Slot {
     data: AtomicU64,
 }
 
-const SLOTS_PER_BUCKET: usize = 2;
-const BYTES_PER_SLOT: usize = std::mem::size_of::<Slot>();
+/// The slots one key may use, aligned so that a probe touches one cache line.
+#[derive(Default)]
+#[repr(align(32))]
+struct Bucket([Slot; 2]);
 
 pub struct TranspositionTable {
-    slots: Vec<Slot>,
+    buckets: Vec<Bucket>,
     generation: AtomicU64,
 }
 
@@ -91,18 +93,18 @@ impl TranspositionTable {
     /// A table of about `megabytes` MB (at least one bucket).
     pub fn new(megabytes: usize) -> TranspositionTable {
         let bytes = megabytes.saturating_mul(1 << 20);
-        let buckets = (bytes / (BYTES_PER_SLOT * SLOTS_PER_BUCKET)).max(1);
-        let mut slots = Vec::new();
-        slots.resize_with(buckets * SLOTS_PER_BUCKET, Slot::default);
+        let count = (bytes / std::mem::size_of::<Bucket>()).max(1);
+        let mut buckets = Vec::new();
+        buckets.resize_with(count, Bucket::default);
         TranspositionTable {
-            slots,
+            buckets,
             generation: AtomicU64::new(0),
         }
     }
 
     /// Forgets every entry; only between searches.
     pub fn clear(&self) {
-        for slot in &self.slots {
+        for slot in self.slots() {
             slot.check.store(0, Ordering::Relaxed);
             slot.data.store(0, Ordering::Relaxed);
         }
@@ -120,9 +122,27 @@ impl TranspositionTable {
     }
 
     fn bucket(&self, key: u64) -> &[Slot] {
-        let buckets = self.slots.len() / SLOTS_PER_BUCKET;
-        let index = ((u128::from(key) * buckets as u128) >> 64) as usize;
-        &self.slots[index * SLOTS_PER_BUCKET..(index + 1) * SLOTS_PER_BUCKET]
+        let index = ((u128::from(key) * self.buckets.len() as u128) >> 64) as usize;
+        &self.buckets[index].0
+    }
+
+    fn slots(&self) -> impl Iterator<Item = &Slot> {
+        self.buckets.iter().flat_map(|bucket| &bucket.0)
+    }
+
+    /// Asks the processor to fetch `key`'s bucket into the cache, so that the
+    /// probe when the search reaches that position finds it there.
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+            let bucket = self.bucket(key).as_ptr().cast::<i8>();
+            // SAFETY: a prefetch is only a hint; it never faults, and the
+            // address lies inside the table anyway.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(bucket) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
     }
 
     pub fn probe(&self, key: u64) -> Option<Entry> {
@@ -182,14 +202,14 @@ impl TranspositionTable {
 
     /// Permille of the first thousand slots used in this search, as UCI's `hashfull`.
     pub fn hashfull(&self) -> u16 {
-        let sample = self.slots.len().min(1000);
-        let used = self.slots[..sample]
-            .iter()
-            .filter(|slot| {
+        let (sample, used) = self
+            .slots()
+            .take(1000)
+            .fold((0, 0), |(sample, used), slot| {
                 let data = slot.data.load(Ordering::Relaxed);
-                data != 0 && generation_of(data) == self.generation()
-            })
-            .count();
+                let current = data != 0 && generation_of(data) == self.generation();
+                (sample + 1, used + usize::from(current))
+            });
         (used * 1000 / sample.max(1)) as u16
     }
 }

@@ -11,7 +11,7 @@
 use std::fmt::Write;
 
 use crate::board::attacks::{
-    bishop_attacks, king_attacks, knight_attacks, pawn_attacks, queen_attacks, rook_attacks,
+    bishop_attacks, king_attacks, knight_attacks, queen_attacks, rook_attacks,
 };
 use crate::board::{Bitboard, Color, Piece, Position, Square};
 
@@ -75,6 +75,11 @@ const KING_ATTACK_WEIGHT: [i32; 6] = [0, 2, 2, 3, 5, 0];
 pub trait Accumulator {
     /// `count` times the weight of `term`.
     fn add(&mut self, term: Term, count: i32);
+
+    /// The weight of `term` once for each of `squares`, with `sign`'s side.
+    fn add_per_square(&mut self, term: Term, sign: i32, squares: Bitboard) {
+        self.add(term, sign * squares.len() as i32);
+    }
 }
 
 /// The parts of the evaluation the `eval` command shows.
@@ -114,7 +119,11 @@ impl Group {
             | Term::RookOpenFile
             | Term::RookSemiOpenFile
             | Term::KnightOutpost => Group::Pieces,
-            Term::PawnThreat | Term::MinorThreat => Group::Threats,
+            Term::PawnThreat
+            | Term::MinorThreat
+            | Term::HangingPiece
+            | Term::HangingPawn
+            | Term::RookThreat => Group::Threats,
             Term::ShieldPawn | Term::KingDanger(_) | Term::SafeCheck(_) => Group::KingSafety,
             Term::Tempo => Group::Tempo,
         }
@@ -159,12 +168,12 @@ impl Accumulator for ByGroup {
 
 /// The squares attacked by `color`'s pawns.
 fn pawn_attack_span(position: &Position, color: Color) -> Bitboard {
-    position
-        .colored_pieces(color, Piece::Pawn)
-        .into_iter()
-        .fold(Bitboard::EMPTY, |set, square| {
-            set | pawn_attacks(color, square)
-        })
+    let pawns = position.colored_pieces(color, Piece::Pawn);
+    let advanced = match color {
+        Color::White => pawns.up(),
+        Color::Black => pawns.down(),
+    };
+    advanced.left() | advanced.right()
 }
 
 /// The files next to `file`.
@@ -182,17 +191,33 @@ fn adjacent_files(file: u8) -> Bitboard {
 /// Squares in front of `square` from `color`'s side, on its own and both adjacent files.
 fn front_span(square: Square, color: Color) -> Bitboard {
     let files = Bitboard::file(square.file()) | adjacent_files(square.file());
-    let ahead = (0..8u8)
-        .filter(|&rank| match color {
-            Color::White => rank > square.rank(),
-            Color::Black => rank < square.rank(),
-        })
-        .fold(Bitboard::EMPTY, |set, rank| set | Bitboard::rank(rank));
+    let ranks_below = |rank: u8| {
+        Bitboard(
+            1u64.checked_shl(8 * u32::from(rank))
+                .map_or(!0, |bit| bit - 1),
+        )
+    };
+    let ahead = match color {
+        Color::White => !ranks_below(square.rank() + 1),
+        Color::Black => ranks_below(square.rank()),
+    };
     files & ahead
 }
 
-/// Adds `us`'s terms to `acc`, with `sign` +1 for White and -1 for Black.
-fn side_terms(position: &Position, us: Color, sign: i32, acc: &mut impl Accumulator) {
+/// The squares one side attacks, as the threat terms need them.
+struct SideAttacks {
+    all: Bitboard,
+    by_rooks: Bitboard,
+}
+
+/// Adds `us`'s terms to `acc`, with `sign` +1 for White and -1 for Black,
+/// and returns what `us` attacks.
+fn side_terms(
+    position: &Position,
+    us: Color,
+    sign: i32,
+    acc: &mut impl Accumulator,
+) -> SideAttacks {
     let them = !us;
     let occupied = position.occupied();
     let ours = position.colored(us);
@@ -217,6 +242,10 @@ fn side_terms(position: &Position, us: Color, sign: i32, acc: &mut impl Accumula
     let king_zone = king_attacks(their_king) | their_king.bitboard();
     let (mut attack_units, mut attackers) = (0, 0);
     let mut minor_attacks = Bitboard::EMPTY;
+    let mut attacks = SideAttacks {
+        all: our_pawn_attacks | king_attacks(position.king(us)),
+        by_rooks: Bitboard::EMPTY,
+    };
     // Checks the king cannot answer by taking the checker with a pawn or itself.
     let safe_checks = !(ours | enemy_pawn_attacks | king_attacks(their_king));
     for piece in OFFICERS {
@@ -229,19 +258,25 @@ fn side_terms(position: &Position, us: Color, sign: i32, acc: &mut impl Accumula
         let checks = attacks_from(their_king) & safe_checks;
         let mut reach = Bitboard::EMPTY;
         for square in position.colored_pieces(us, piece) {
-            let attacks = attacks_from(square);
-            reach |= attacks;
-            acc.add(Term::Mobility(piece, (attacks & safe).len() as u8), sign);
-            if matches!(piece, Piece::Knight | Piece::Bishop) {
-                minor_attacks |= attacks;
+            let piece_attacks = attacks_from(square);
+            reach |= piece_attacks;
+            acc.add(
+                Term::Mobility(piece, (piece_attacks & safe).len() as u8),
+                sign,
+            );
+            match piece {
+                Piece::Knight | Piece::Bishop => minor_attacks |= piece_attacks,
+                Piece::Rook => attacks.by_rooks |= piece_attacks,
+                _ => {}
             }
-            let hits = (attacks & king_zone).len() as i32;
+            let hits = (piece_attacks & king_zone).len() as i32;
             if hits > 0 {
                 attackers += 1;
                 attack_units += hits * KING_ATTACK_WEIGHT[piece.index()];
             }
         }
-        acc.add(Term::SafeCheck(piece), sign * (reach & checks).len() as i32);
+        acc.add_per_square(Term::SafeCheck(piece), sign, reach & checks);
+        attacks.all |= reach;
     }
 
     for square in our_pawns {
@@ -267,18 +302,9 @@ fn side_terms(position: &Position, us: Color, sign: i32, acc: &mut impl Accumula
         }
     }
 
-    acc.add(
-        Term::SupportedPawn,
-        sign * (our_pawns & our_pawn_attacks).len() as i32,
-    );
-    acc.add(
-        Term::PawnThreat,
-        sign * (their_pieces & our_pawn_attacks).len() as i32,
-    );
-    acc.add(
-        Term::MinorThreat,
-        sign * (their_heavies & minor_attacks).len() as i32,
-    );
+    acc.add_per_square(Term::SupportedPawn, sign, our_pawns & our_pawn_attacks);
+    acc.add_per_square(Term::PawnThreat, sign, their_pieces & our_pawn_attacks);
+    acc.add_per_square(Term::MinorThreat, sign, their_heavies & minor_attacks);
 
     let outposts = (position.colored_pieces(us, Piece::Knight) & our_pawn_attacks)
         .into_iter()
@@ -325,12 +351,36 @@ fn side_terms(position: &Position, us: Color, sign: i32, acc: &mut impl Accumula
         };
         acc.add(Term::ShieldPawn, sign * shield.len().min(3) as i32);
     }
+    attacks
+}
+
+/// Adds the threats of `us` on `them`'s men, knowing what each side attacks.
+fn threat_terms(
+    position: &Position,
+    us: Color,
+    sign: i32,
+    [ours, theirs]: [&SideAttacks; 2],
+    acc: &mut impl Accumulator,
+) {
+    let them = !us;
+    let undefended = ours.all - theirs.all;
+    let their_pawns = position.colored_pieces(them, Piece::Pawn);
+    let their_pieces = position.colored(them) - their_pawns - position.king(them).bitboard();
+    acc.add_per_square(Term::HangingPiece, sign, their_pieces & undefended);
+    acc.add_per_square(Term::HangingPawn, sign, their_pawns & undefended);
+    acc.add_per_square(
+        Term::RookThreat,
+        sign,
+        position.colored_pieces(them, Piece::Queen) & ours.by_rooks,
+    );
 }
 
 /// Adds every term of `position` to `acc` and returns the game phase.
 pub fn trace(position: &Position, acc: &mut impl Accumulator) -> i32 {
-    side_terms(position, Color::White, 1, acc);
-    side_terms(position, Color::Black, -1, acc);
+    let white = side_terms(position, Color::White, 1, acc);
+    let black = side_terms(position, Color::Black, -1, acc);
+    threat_terms(position, Color::White, 1, [&white, &black], acc);
+    threat_terms(position, Color::Black, -1, [&black, &white], acc);
     let to_move = match position.side_to_move() {
         Color::White => 1,
         Color::Black => -1,

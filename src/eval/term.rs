@@ -45,6 +45,12 @@ pub enum Term {
     /// A knight in the enemy half or on its edge, defended by a pawn, that no
     /// enemy pawn can ever attack.
     KnightOutpost,
+    /// An enemy knight, bishop, rook or queen we attack and nothing of theirs defends.
+    HangingPiece,
+    /// An enemy pawn we attack and nothing of theirs defends.
+    HangingPawn,
+    /// The enemy queen attacked by one of our rooks.
+    RookThreat,
 }
 
 /// The pieces whose mobility counts, and the most safe squares each can reach.
@@ -81,7 +87,7 @@ const PASSED_KING_DISTANCE_START: usize = FREE_PASSED_START + 6;
 const KING_DANGER_START: usize = PASSED_KING_DISTANCE_START + 6;
 const SAFE_CHECK_START: usize = KING_DANGER_START + KING_DANGER_MOST as usize + 1;
 const SINGLES_START: usize = SAFE_CHECK_START + OFFICERS.len();
-const SINGLES: [Term; 11] = [
+const SINGLES: [Term; 14] = [
     Term::IsolatedPawn,
     Term::DoubledPawn,
     Term::BishopPair,
@@ -93,6 +99,9 @@ const SINGLES: [Term; 11] = [
     Term::MinorThreat,
     Term::SupportedPawn,
     Term::KnightOutpost,
+    Term::HangingPiece,
+    Term::HangingPawn,
+    Term::RookThreat,
 ];
 
 impl Term {
@@ -127,6 +136,9 @@ impl Term {
             Term::MinorThreat => SINGLES_START + 8,
             Term::SupportedPawn => SINGLES_START + 9,
             Term::KnightOutpost => SINGLES_START + 10,
+            Term::HangingPiece => SINGLES_START + 11,
+            Term::HangingPawn => SINGLES_START + 12,
+            Term::RookThreat => SINGLES_START + 13,
         }
     }
 
@@ -178,6 +190,9 @@ impl Term {
             Term::MinorThreat => "minor_threat".into(),
             Term::SupportedPawn => "supported_pawn".into(),
             Term::KnightOutpost => "knight_outpost".into(),
+            Term::HangingPiece => "hanging_piece".into(),
+            Term::HangingPawn => "hanging_pawn".into(),
+            Term::RookThreat => "rook_threat".into(),
         }
     }
 }

@@ -146,6 +146,9 @@ impl Weights {
             Term::Tempo => s(12, 12),
             Term::PawnThreat => s(50, 40),
             Term::MinorThreat => s(40, 30),
+            Term::HangingPiece => s(30, 20),
+            Term::HangingPawn => s(5, 15),
+            Term::RookThreat => s(40, 20),
             Term::SupportedPawn => s(8, 6),
             Term::KnightOutpost => s(25, 10),
         };
