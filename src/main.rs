@@ -8,7 +8,7 @@ use catena::play::{self, PlayArgs};
 use catena::tools::bench;
 use catena::tools::chain::{self, ChainArgs};
 use catena::tools::perft::{self, PerftArgs};
-use catena::tools::tune::{self, TuneArgs};
+use catena::tools::train::{self, TrainArgs};
 
 /// Catena, an engine for Switch-Side Chain-Chess.
 #[derive(Parser, Debug)]
@@ -27,8 +27,8 @@ enum Command {
     /// Play a match between two engines (SSCC or chess), refereed by Catena.
     Match(MatchArgs),
     Play(PlayArgs),
-    /// Fit the evaluation's weights to game results (Texel's method).
-    Tune(TuneArgs),
+    /// Fit the evaluation network to labelled positions.
+    Train(TrainArgs),
     /// Search the built-in positions to a fixed depth; the last line is `<nodes> nodes <nps> nps`.
     Bench {
         /// Search depth.
@@ -76,7 +76,7 @@ fn main() -> ExitCode {
         Some(Command::Chain(args)) => chain::run(args),
         Some(Command::Match(args)) => arena::run(args),
         Some(Command::Play(args)) => play::run(args),
-        Some(Command::Tune(args)) => tune::run(args),
+        Some(Command::Train(args)) => train::run(args),
         Some(Command::Bench {
             depth,
             threads,

@@ -17,7 +17,8 @@ use arrayvec::ArrayVec;
 use once_cell::sync::Lazy;
 
 use crate::board::{Color, Move, Piece, Position};
-use crate::eval::{PIECE_VALUE, evaluate};
+use crate::eval::PIECE_VALUE;
+use crate::eval::network::Accumulator;
 use crate::game::{ChainTest, Rules, SwitchRun, forms_chain};
 pub use crate::movepick::Histories;
 use crate::movepick::{Action, MovePicker, OrderingHints, PieceTo, QuietHistory};
@@ -194,6 +195,8 @@ struct Worker<'a> {
     static_evals: [i32; MAX_PLY + 2],
     /// At each ply, the packed action a singularity test leaves out (0 = none).
     excluded: [u16; MAX_PLY + 2],
+    /// The evaluation network's hidden layer of the position at each ply.
+    accumulators: Vec<Accumulator>,
     /// The depth of the current iteration.
     root_depth: i32,
     keys: Vec<u64>,
@@ -238,6 +241,10 @@ fn late_move_reduction(depth: i32, index: usize) -> i32 {
     TABLE[(depth as usize).min(63)][index.min(63)]
 }
 
+/// Beyond this evaluation the game is decided and the network's output says
+/// little more: its training target, a logistic of the score, is flat there.
+const DECIDED: i32 = 1500;
+
 /// A player this far ahead at the horizon keeps its army without looking at
 /// switches: the other army is worth about the negation.
 const AHEAD_ENOUGH_TO_STAY: i32 = 150;
@@ -252,6 +259,7 @@ impl<'a> Worker<'a> {
             line: [None; MAX_PLY + 2],
             static_evals: [-INFINITE; MAX_PLY + 2],
             excluded: [0; MAX_PLY + 2],
+            accumulators: vec![Accumulator::new(&root.position); MAX_PLY + 2],
             root_depth: 0,
             keys: root.history.clone(),
             pv: vec![ArrayVec::new(); MAX_PLY + 2],
@@ -390,7 +398,7 @@ impl<'a> Worker<'a> {
         }
         self.seldepth = self.seldepth.max(ply);
         if ply >= MAX_PLY {
-            return evaluate(position);
+            return self.evaluate(position, ply);
         }
         if ply > 0 {
             if position.halfmove_clock() >= 100
@@ -423,7 +431,7 @@ impl<'a> Worker<'a> {
         let static_eval = if in_check {
             -INFINITE
         } else {
-            entry.map_or_else(|| evaluate(position), |entry| entry.eval)
+            entry.map_or_else(|| self.evaluate(position, ply), |entry| entry.eval)
         };
         self.static_evals[ply] = static_eval;
         // The same colour two plies ago stood worse: lines here deserve more trust.
@@ -460,7 +468,15 @@ impl<'a> Worker<'a> {
         let quiet_node = !pv_node && !in_check && beta.abs() < MATE_BOUND;
         let prunable_node = quiet_node && !singularity_test;
 
-        if prunable_node && depth <= 6 && eval - 90 * (depth - i32::from(improving)) >= beta {
+        // Reverse futility: so far above beta that a shallow search will not
+        // fall below it. Not where the evaluation is beyond `DECIDED`, where
+        // its size is a guess and a sacrifice for mate looks no worse than
+        // the rest.
+        if prunable_node
+            && depth <= 6
+            && eval.abs() < DECIDED
+            && eval - 90 * (depth - i32::from(improving)) >= beta
+        {
             return eval;
         }
 
@@ -474,6 +490,7 @@ impl<'a> Worker<'a> {
             let reduction = 3 + depth / 4 + ((eval - beta) / 200).min(3);
             self.keys.push(position.key());
             self.line[ply] = None;
+            self.enter_child(ply, position, &child);
             let value = -self.search(
                 &child,
                 SwitchRun::default(),
@@ -613,6 +630,7 @@ impl<'a> Worker<'a> {
                 continue;
             }
             self.line[ply] = Some(played);
+            self.enter_child(ply, position, &child);
             // A chain's switch first: it is often the stronger child.
             let choices: &[bool] = if chain { &[true, false] } else { &[false] };
             for &switch in choices {
@@ -771,7 +789,7 @@ impl<'a> Worker<'a> {
         }
         self.seldepth = self.seldepth.max(ply);
         if ply >= MAX_PLY {
-            return evaluate(position);
+            return self.evaluate(position, ply);
         }
         if position.is_dead() {
             return 0;
@@ -800,8 +818,8 @@ impl<'a> Worker<'a> {
                 return -MATE + ply as i32;
             }
         } else {
-            static_eval = entry.map_or_else(|| evaluate(position), |entry| entry.eval);
-            let stand_pat = self.stand_pat(position, run, static_eval);
+            static_eval = entry.map_or_else(|| self.evaluate(position, ply), |entry| entry.eval);
+            let stand_pat = self.stand_pat(position, run, static_eval, ply);
             if stand_pat >= beta {
                 return stand_pat;
             }
@@ -828,6 +846,7 @@ impl<'a> Worker<'a> {
             }
             let child = position.after(mv);
             self.shared.tt.prefetch(child.key());
+            self.enter_child(ply, position, &child);
             let value = -self.quiescence(&child, SwitchRun::default(), -beta, -alpha, ply + 1);
             if self.should_stop() {
                 return 0;
@@ -853,6 +872,20 @@ impl<'a> Worker<'a> {
             (original_alpha, beta),
         );
         best
+    }
+
+    /// The static evaluation of `position`, the node at `ply` of the current line.
+    fn evaluate(&self, position: &Position, ply: usize) -> i32 {
+        self.accumulators[ply]
+            .evaluate(position)
+            .clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+    }
+
+    /// Derives the network's hidden layer of `child`, searched at `ply + 1`,
+    /// from that of `parent` at `ply`.
+    fn enter_child(&mut self, ply: usize, parent: &Position, child: &Position) {
+        let (parents, children) = self.accumulators.split_at_mut(ply + 1);
+        parents[ply].after(parent, child, &mut children[0]);
     }
 
     /// The histories of quiet moves played after `contexts`.
@@ -916,7 +949,7 @@ impl<'a> Worker<'a> {
     /// instead, so the position is worth about the better of the two sides:
     /// at the horizon a chain can turn a lost position into a won one, which
     /// captures alone never see.
-    fn stand_pat(&self, position: &Position, mut run: SwitchRun, own: i32) -> i32 {
+    fn stand_pat(&mut self, position: &Position, mut run: SwitchRun, own: i32, ply: usize) -> i32 {
         let Some(rules) = self.rules() else {
             return own;
         };
@@ -925,15 +958,17 @@ impl<'a> Worker<'a> {
         }
         let chains = ChainTest::new(position, &rules);
         let mut best = own;
+        let mut chain_moves: ArrayVec<Move, 256> = ArrayVec::new();
         position.generate_moves(|moves| {
-            for mv in moves {
-                if chains.forms_chain(mv) {
-                    // After the switch the same player moves the other army.
-                    best = best.max(evaluate(&position.after(mv)));
-                }
-            }
+            chain_moves.extend(moves.into_iter().filter(|&mv| chains.forms_chain(mv)));
             false
         });
+        for mv in chain_moves {
+            // After the switch the same player moves the other army.
+            let child = position.after(mv);
+            self.enter_child(ply, position, &child);
+            best = best.max(self.evaluate(&child, ply + 1));
+        }
         best
     }
 
@@ -949,11 +984,13 @@ impl<'a> Worker<'a> {
         let position = &root.position;
         let mut best = -INFINITE;
         self.root_depth = depth;
+        self.accumulators[0] = Accumulator::new(position);
         self.keys.push(position.key());
         for index in first..self.root_moves.len() {
             let action = self.root_moves[index].action;
             let child = position.after(action.mv);
             self.line[0] = Some(Played::new(position, action.mv));
+            self.enter_child(0, position, &child);
             let child_run = match self.rules() {
                 Some(rules) if action.switch => root.run.after_switch(position, action.mv, &rules),
                 _ => SwitchRun::default(),

@@ -1,6 +1,13 @@
 //! The command line: real runs of the binary, good and bad input.
 
+use std::path::PathBuf;
 use std::process::{Command, Output};
+
+use catena::board::{Color, Piece, Position};
+use catena::eval::network::Network;
+
+mod common;
+use common::generators::Rng;
 
 fn catena(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_catena"))
@@ -101,4 +108,149 @@ fn bad_input_gives_one_line_on_stderr_and_a_failing_exit() {
             "{args:?} printed to stdout"
         );
     }
+}
+
+// `catena train`: a real run learns what its data teaches and writes a
+// network the engine reads; bad input is refused with its place.
+
+fn scratch_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("catena-train-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Material in centipawns from White's side.
+fn material(position: &Position) -> i32 {
+    const VALUES: [i32; 6] = [100, 300, 300, 500, 900, 0];
+    Piece::ALL
+        .into_iter()
+        .map(|piece| {
+            VALUES[piece.index()]
+                * (position.colored_pieces(Color::White, piece).len() as i32
+                    - position.colored_pieces(Color::Black, piece).len() as i32)
+        })
+        .sum()
+}
+
+/// One position from each of many random games, labelled with its material
+/// as the score and a result that follows it.
+fn material_lessons(lines: usize) -> String {
+    let mut random = Rng::new(7);
+    let mut text = String::new();
+    let mut written = 0;
+    while written < lines {
+        let mut position = Position::startpos();
+        for _ in 0..10 + random.below(70) {
+            let moves = position.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            position = position.after(moves[random.below(moves.len())]);
+        }
+        if position.in_check() || position.legal_moves().is_empty() {
+            continue;
+        }
+        let score = material(&position);
+        let result = match score {
+            s if s > 0 => 1.0,
+            s if s < 0 => 0.0,
+            _ => 0.5,
+        };
+        text.push_str(&format!("{} | {result} | {score}\n", position.to_fen()));
+        written += 1;
+    }
+    text
+}
+
+/// The errors `catena train` printed for each epoch, held out.
+fn held_out_errors(text: &str) -> Vec<f64> {
+    text.lines()
+        .filter_map(|line| line.split("held-out error ").nth(1))
+        .map(|rest| rest.split([' ', ',', '(']).next().unwrap().parse().unwrap())
+        .collect()
+}
+
+#[test]
+fn training_learns_material_and_writes_a_network_the_engine_reads() {
+    let dir = scratch_dir("learn");
+    let data = dir.join("material.txt");
+    std::fs::write(&data, material_lessons(4000)).unwrap();
+    let out = dir.join("material.bin");
+    let output = catena(&[
+        "train",
+        data.to_str().unwrap(),
+        "--epochs",
+        "12",
+        "--batch",
+        "128",
+        "--mirror",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let log = stderr(&output);
+    assert!(output.status.success(), "{log}");
+    let errors = held_out_errors(&log);
+    // One line per epoch, then the summary of the lowest.
+    assert_eq!(errors.len(), 13, "{log}");
+    let (first, lowest) = (errors[0], errors[12]);
+    assert!(
+        lowest < first / 2.0,
+        "held-out error fell only from {first} to {lowest}\n{log}"
+    );
+    assert!(log.contains("cp apart on average"), "{log}");
+
+    let network = Network::from_bytes(&std::fs::read(&out).unwrap()).unwrap();
+    let eval = |fen: &str| {
+        let position = Position::from_fen(fen).unwrap();
+        let (ours, theirs) = (position.side_to_move(), !position.side_to_move());
+        let inputs = |view: Color| {
+            let mut inputs = Vec::new();
+            catena::eval::network::for_each_feature(&position, view, |input| {
+                inputs.push(input as u16)
+            });
+            inputs
+        };
+        network.evaluate_inputs(&inputs(ours), &inputs(theirs))
+    };
+    let up_a_queen = eval("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+    let down_a_queen = eval("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1");
+    assert!(up_a_queen > 300, "a queen up: {up_a_queen}");
+    assert!(down_a_queen < -300, "a queen down: {down_a_queen}");
+}
+
+#[test]
+fn bad_training_input_is_refused_with_its_place() {
+    let dir = scratch_dir("bad");
+    let data = dir.join("bad.txt");
+    let good = format!("{} | 0.5 | 10\n", Position::START_FEN);
+    std::fs::write(&data, format!("{good}{good}not a fen | 1 | 0\n")).unwrap();
+    let out = dir.join("never.bin");
+    let run = |args: &[&str]| {
+        let output = catena(args);
+        assert!(!output.status.success());
+        assert!(!out.exists(), "a failed run wrote a network");
+        stderr(&output)
+    };
+    let path = data.to_str().unwrap();
+    let out_path = out.to_str().unwrap();
+
+    let message = run(&["train", path, "--out", out_path]);
+    assert!(message.contains("bad.txt:3:"), "{message}");
+
+    std::fs::write(&data, format!("{good}{} | 1\n", Position::START_FEN)).unwrap();
+    let message = run(&["train", path, "--out", out_path]);
+    assert!(message.contains("bad.txt:2: expected"), "{message}");
+
+    let message = run(&["train", "/no/such/file.txt", "--out", out_path]);
+    assert!(
+        message.contains("cannot read /no/such/file.txt"),
+        "{message}"
+    );
+
+    let message = run(&["train", path, "--result-weight", "2", "--out", out_path]);
+    assert!(message.contains("--result-weight"), "{message}");
+
+    std::fs::write(&data, good).unwrap();
+    let message = run(&["train", path, "--out", out_path]);
+    assert!(message.contains("too few"), "{message}");
 }

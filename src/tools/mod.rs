@@ -4,4 +4,4 @@ pub mod bench;
 pub mod chain;
 pub mod epd;
 pub mod perft;
-pub mod tune;
+pub mod train;

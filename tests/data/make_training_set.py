@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Builds the evaluation tuner's training set: positions from games of
+"""Builds the evaluation network's training set: positions from games of
 Stockfish 15.1 against itself at a fixed node count, each labelled with the
 game's result (1 White won, 0.5 draw, 0 Black won) and with Stockfish's
 score of it in centipawns from White's side (mates as +-10000).

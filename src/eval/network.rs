@@ -1,0 +1,383 @@
+//! The evaluation network: every piece on its square is an input, seen once
+//! from each side's view; one hidden layer per view (sharing its weights), a
+//! squared clipped ReLU, and one output reading the side to move's layer and
+//! the other's, with weights of its own for each band of material on the
+//! board (the same features count differently in the middlegame and in the
+//! endgame). `catena train` fits it; the engine reads it quantized from
+//! `network.bin` at start-up.
+//!
+//! The hidden layer before its activation is the sum of the rows of the
+//! pieces on the board, so a move changes it by adding and subtracting a few
+//! rows: the search keeps one `Accumulator` per ply and derives each child's
+//! from its parent's. A switch of sides keeps the board, and so the
+//! accumulator: only which of its two halves is "ours" changes.
+
+use once_cell::sync::Lazy;
+
+use crate::board::{Color, Piece, Position, Square};
+
+/// Inputs per view: 2 colours (own, theirs) × 6 kinds × 64 squares.
+pub const INPUTS: usize = 768;
+/// Hidden units per view.
+pub const HIDDEN: usize = 256;
+/// Output weight sets, by the number of men on the board.
+pub const OUTPUT_BUCKETS: usize = 8;
+/// Centipawns per unit of the network's output, whose logistic is the expected score.
+pub const SCALE: i32 = 400;
+/// Fixed-point scale of the hidden layer: its activation clips at `QA`.
+pub const QA: i32 = 255;
+/// Fixed-point scale of the output weights.
+pub const QB: i32 = 128;
+
+const MAGIC: &[u8; 8] = b"CATENANN";
+
+/// The most inputs a position can have in one view: one per piece.
+pub const MAX_ACTIVE: usize = 32;
+
+/// The input of `color`'s `piece` on `square`, seen from `view`'s side: the
+/// board turned over for Black, so that both views share their weights.
+///
+/// ```
+/// use catena::board::{Color, Piece, Square};
+/// use catena::eval::network::feature;
+/// let e2: Square = "e2".parse().unwrap();
+/// let e7: Square = "e7".parse().unwrap();
+/// // White's e-pawn seen by White is Black's e-pawn seen by Black.
+/// assert_eq!(
+///     feature(Color::White, Color::White, Piece::Pawn, e2),
+///     feature(Color::Black, Color::Black, Piece::Pawn, e7),
+/// );
+/// ```
+#[inline]
+pub fn feature(view: Color, color: Color, piece: Piece, square: Square) -> usize {
+    let theirs = usize::from(color != view);
+    theirs * 384 + piece.index() * 64 + square.relative_to(view).index()
+}
+
+/// The output weight set of a position with `men` men on the board: bands of
+/// four, from 2 and 3 men up to 30 to 32.
+///
+/// ```
+/// use catena::eval::network::output_bucket;
+/// assert_eq!(output_bucket(32), 7);
+/// assert_eq!(output_bucket(3), 0);
+/// ```
+pub fn output_bucket(men: usize) -> usize {
+    (men.saturating_sub(2) / 4).min(OUTPUT_BUCKETS - 1)
+}
+
+/// Calls `visit` with every input of `position` in `view`.
+pub fn for_each_feature(position: &Position, view: Color, mut visit: impl FnMut(usize)) {
+    for color in Color::ALL {
+        for piece in Piece::ALL {
+            for square in position.colored_pieces(color, piece) {
+                visit(feature(view, color, piece, square));
+            }
+        }
+    }
+}
+
+/// The hidden layer before activation, for each view (indexed by colour).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[repr(C, align(64))]
+pub struct Accumulator {
+    views: [[i16; HIDDEN]; 2],
+}
+
+impl Accumulator {
+    /// Sums the rows of every piece of `position`.
+    pub fn new(position: &Position) -> Accumulator {
+        let network = &*NETWORK;
+        let mut accumulator = Accumulator {
+            views: [network.hidden_biases; 2],
+        };
+        for view in Color::ALL {
+            for_each_feature(position, view, |input| {
+                add_row(
+                    &mut accumulator.views[view.index()],
+                    &network.hidden_weights[input],
+                );
+            });
+        }
+        accumulator
+    }
+
+    /// The accumulator of `child`, a position a move (or a switch, or a pass)
+    /// away from `parent`, whose accumulator `self` is. The pieces that differ
+    /// between the two boards say what changed, so castling, en passant and
+    /// promotion need no cases of their own.
+    pub fn after(&self, parent: &Position, child: &Position, into: &mut Accumulator) {
+        let network = &*NETWORK;
+        into.views = self.views;
+        for color in Color::ALL {
+            for piece in Piece::ALL {
+                let before = parent.colored_pieces(color, piece);
+                let now = child.colored_pieces(color, piece);
+                for square in before - now {
+                    for view in Color::ALL {
+                        let row = &network.hidden_weights[feature(view, color, piece, square)];
+                        sub_row(&mut into.views[view.index()], row);
+                    }
+                }
+                for square in now - before {
+                    for view in Color::ALL {
+                        let row = &network.hidden_weights[feature(view, color, piece, square)];
+                        add_row(&mut into.views[view.index()], row);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The evaluation in centipawns of `position`, whose accumulator this
+    /// is, from its side to move's view.
+    pub fn evaluate(&self, position: &Position) -> i32 {
+        self.evaluate_for(position.side_to_move(), position.occupied().len() as usize)
+    }
+
+    /// The evaluation from `us`'s view of a board with `men` men.
+    fn evaluate_for(&self, us: Color, men: usize) -> i32 {
+        NETWORK.output(
+            &self.views[us.index()],
+            &self.views[(!us).index()],
+            output_bucket(men),
+        )
+    }
+
+    /// This accumulator less `color`'s `piece` on `square`.
+    fn without(&self, color: Color, piece: Piece, square: Square) -> Accumulator {
+        let mut less = self.clone();
+        for view in Color::ALL {
+            let row = &NETWORK.hidden_weights[feature(view, color, piece, square)];
+            sub_row(&mut less.views[view.index()], row);
+        }
+        less
+    }
+}
+
+#[inline]
+fn add_row(values: &mut [i16; HIDDEN], row: &[i16; HIDDEN]) {
+    for (value, &weight) in values.iter_mut().zip(row) {
+        *value = value.wrapping_add(weight);
+    }
+}
+
+#[inline]
+fn sub_row(values: &mut [i16; HIDDEN], row: &[i16; HIDDEN]) {
+    for (value, &weight) in values.iter_mut().zip(row) {
+        *value = value.wrapping_sub(weight);
+    }
+}
+
+/// The quantized network: hidden weights and biases scaled by `QA`, output
+/// weights by `QB`, output biases by `QA × QB`.
+pub struct Network {
+    hidden_weights: Box<[[i16; HIDDEN]]>,
+    hidden_biases: [i16; HIDDEN],
+    /// By output bucket: for the side to move's hidden layer, then the other side's.
+    output_weights: [[[i16; HIDDEN]; 2]; OUTPUT_BUCKETS],
+    output_biases: [i32; OUTPUT_BUCKETS],
+}
+
+/// The network the engine plays with, fitted by `catena train`.
+pub static NETWORK: Lazy<Network> = Lazy::new(|| {
+    Network::from_bytes(include_bytes!("network.bin"))
+        .unwrap_or_else(|error| panic!("src/eval/network.bin: {error}"))
+});
+
+impl Network {
+    /// The evaluation in centipawns of a position given by its inputs from
+    /// the side to move's view and from the other side's.
+    pub fn evaluate_inputs(&self, ours: &[u16], theirs: &[u16]) -> i32 {
+        let layer = |inputs: &[u16]| {
+            let mut values = self.hidden_biases;
+            for &input in inputs {
+                add_row(&mut values, &self.hidden_weights[usize::from(input)]);
+            }
+            values
+        };
+        self.output(&layer(ours), &layer(theirs), output_bucket(ours.len()))
+    }
+
+    fn output(&self, ours: &[i16; HIDDEN], theirs: &[i16; HIDDEN], bucket: usize) -> i32 {
+        let [our_weights, their_weights] = &self.output_weights[bucket];
+        let sum =
+            squared_clipped_dot(ours, our_weights) + squared_clipped_dot(theirs, their_weights);
+        let output = sum / i64::from(QA) + i64::from(self.output_biases[bucket]);
+        (output * i64::from(SCALE) / i64::from(QA * QB)) as i32
+    }
+
+    /// Builds a network from weights already scaled to the fixed point:
+    /// `hidden_weights` (`INPUTS` rows of `HIDDEN`), `hidden_biases`,
+    /// `output_weights` (`OUTPUT_BUCKETS × 2 × HIDDEN`), `output_biases`.
+    pub fn from_quantized(
+        hidden_weights: &[i16],
+        hidden_biases: &[i16],
+        output_weights: &[i16],
+        output_biases: &[i32],
+    ) -> Network {
+        let mut network = Network {
+            hidden_weights: vec![[0; HIDDEN]; INPUTS].into_boxed_slice(),
+            hidden_biases: [0; HIDDEN],
+            output_weights: [[[0; HIDDEN]; 2]; OUTPUT_BUCKETS],
+            output_biases: [0; OUTPUT_BUCKETS],
+        };
+        for (row, weights) in network
+            .hidden_weights
+            .iter_mut()
+            .zip(hidden_weights.chunks_exact(HIDDEN))
+        {
+            row.copy_from_slice(weights);
+        }
+        network.hidden_biases.copy_from_slice(hidden_biases);
+        for (row, weights) in network
+            .output_weights
+            .iter_mut()
+            .flatten()
+            .zip(output_weights.chunks_exact(HIDDEN))
+        {
+            row.copy_from_slice(weights);
+        }
+        network.output_biases.copy_from_slice(output_biases);
+        network
+    }
+
+    /// The file format: `CATENANN`, the hidden size and the number of output
+    /// buckets as little-endian u32, then the weights as little-endian i16 in
+    /// the order of `from_quantized`, and the output biases as i32.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut bytes = MAGIC.to_vec();
+        bytes.extend((HIDDEN as u32).to_le_bytes());
+        bytes.extend((OUTPUT_BUCKETS as u32).to_le_bytes());
+        let values = self
+            .hidden_weights
+            .iter()
+            .flatten()
+            .chain(&self.hidden_biases)
+            .chain(self.output_weights.iter().flatten().flatten());
+        for value in values {
+            bytes.extend(value.to_le_bytes());
+        }
+        for bias in self.output_biases {
+            bytes.extend(bias.to_le_bytes());
+        }
+        bytes
+    }
+
+    pub fn from_bytes(bytes: &[u8]) -> Result<Network, String> {
+        let body = bytes
+            .strip_prefix(MAGIC)
+            .ok_or("not a Catena network (no CATENANN header)")?;
+        let (sizes, body) = body.split_at_checked(8).ok_or("no layer sizes")?;
+        let size =
+            |at: usize| u32::from_le_bytes(sizes[at..at + 4].try_into().expect("four bytes"));
+        if (size(0) as usize, size(4) as usize) != (HIDDEN, OUTPUT_BUCKETS) {
+            return Err(format!(
+                "{} hidden units and {} output buckets, but this build has {HIDDEN} and {OUTPUT_BUCKETS}",
+                size(0),
+                size(4)
+            ));
+        }
+        let weights = INPUTS * HIDDEN + HIDDEN + OUTPUT_BUCKETS * 2 * HIDDEN;
+        let expected = 2 * weights + 4 * OUTPUT_BUCKETS;
+        if body.len() != expected {
+            return Err(format!(
+                "{} bytes of weights, expected {expected}",
+                body.len()
+            ));
+        }
+        let (values, biases) = body.split_at(2 * weights);
+        let values: Vec<i16> = values
+            .chunks_exact(2)
+            .map(|pair| i16::from_le_bytes([pair[0], pair[1]]))
+            .collect();
+        let biases: Vec<i32> = biases
+            .chunks_exact(4)
+            .map(|word| i32::from_le_bytes(word.try_into().expect("four bytes")))
+            .collect();
+        let (hidden_weights, rest) = values.split_at(INPUTS * HIDDEN);
+        let (hidden_biases, output_weights) = rest.split_at(HIDDEN);
+        Ok(Network::from_quantized(
+            hidden_weights,
+            hidden_biases,
+            output_weights,
+            &biases,
+        ))
+    }
+}
+
+/// Σ clamp(value, 0, QA)² × weight. Each term fits an i32; their sum may
+/// not, in positions no game reaches but a search might.
+#[inline]
+fn squared_clipped_dot(values: &[i16; HIDDEN], weights: &[i16; HIDDEN]) -> i64 {
+    values
+        .iter()
+        .zip(weights)
+        .map(|(&value, &weight)| {
+            let clipped = i32::from(value.clamp(0, QA as i16));
+            i64::from(clipped * clipped * i32::from(weight))
+        })
+        .sum()
+}
+
+/// The evaluation of `position` from the side to move's view, from scratch.
+pub fn evaluate(position: &Position) -> i32 {
+    Accumulator::new(position).evaluate(position)
+}
+
+/// What each man other than the kings is worth to the network: the
+/// evaluation from White's view less that without him, as the `eval`
+/// command shows it.
+pub fn piece_values(position: &Position) -> Vec<(Square, i32)> {
+    let accumulator = Accumulator::new(position);
+    let men = position.occupied().len() as usize;
+    let whole = accumulator.evaluate_for(Color::White, men);
+    let mut values = Vec::new();
+    for color in Color::ALL {
+        for piece in Piece::ALL.into_iter().filter(|&piece| piece != Piece::King) {
+            for square in position.colored_pieces(color, piece) {
+                let less = accumulator.without(color, piece, square);
+                values.push((square, whole - less.evaluate_for(Color::White, men - 1)));
+            }
+        }
+    }
+    values
+}
+
+/// The board with each man's worth under him, in pawns from White's view,
+/// and the evaluation, for the `eval` command.
+pub fn describe(position: &Position) -> String {
+    let values = piece_values(position);
+    let mut text = String::from("Each man's worth to the network, in pawns (White's view):\n");
+    let border = format!("  +{}\n", "-------+".repeat(8));
+    text.push_str(&border);
+    for rank in (0..8).rev() {
+        let squares = (0..8).map(|file| Square::new(file, rank));
+        let mut pieces = format!("{} |", rank + 1);
+        let mut worths = String::from("  |");
+        for square in squares {
+            let letter = position.piece_on(square).map_or(' ', |piece| {
+                piece.fen_letter(position.color_on(square).expect("a man has a colour"))
+            });
+            pieces.push_str(&format!("   {letter}   |"));
+            let worth = values.iter().find(|&&(at, _)| at == square);
+            worths.push_str(&match worth {
+                Some(&(_, value)) => format!("{:>+7.2}|", f64::from(value) / 100.0),
+                None => "       |".to_string(),
+            });
+        }
+        text.push_str(&format!("{pieces}\n{worths}\n{border}"));
+    }
+    text.push_str("     a       b       c       d       e       f       g       h\n");
+    let score = evaluate(position);
+    let white = match position.side_to_move() {
+        Color::White => score,
+        Color::Black => -score,
+    };
+    text.push_str(&format!(
+        "Network evaluation {:+.2} (White's view), {:+.2} (side to move)",
+        f64::from(white) / 100.0,
+        f64::from(score) / 100.0
+    ));
+    text
+}

@@ -1,0 +1,445 @@
+//! `catena train`: fits the evaluation network (`eval::network`) to labelled
+//! positions.
+//!
+//! Training data: lines `<fen> | <result> | <score>`, the result 1, 0.5 or 0
+//! from White's side and a stronger engine's score in centipawns, also from
+//! White's side (`tests/data/make_training_set.py` writes them). The target of
+//! each position, from the side to move's view, is a blend of the score's
+//! expectation, logistic(score / 400), and the result (`--result-weight`); the
+//! network's output, taken as the same logistic, is fitted to it by the mean
+//! squared error, with Adam over mini-batches (and decoupled weight decay)
+//! and a learning rate falling on a cosine from `--rate` to a hundredth of
+//! it. Positions without castling rights are worth the same turned left to
+//! right, so `--mirror` trains on both. The last twentieth of the lines
+//! (whole games, as the generator writes games in order), or the file given
+//! by `--held-out`, is held out; the weights kept are those of the epoch with
+//! the lowest error there.
+//!
+//! Training runs in floating point; the file written holds the weights
+//! rounded to the engine's fixed point.
+
+use std::fs;
+use std::path::PathBuf;
+use std::time::Instant;
+
+use arrayvec::ArrayVec;
+use rayon::prelude::*;
+
+use crate::board::{CastlingRights, Color, Position};
+use crate::eval::network::{
+    self, HIDDEN, INPUTS, MAX_ACTIVE, Network, OUTPUT_BUCKETS, QA, QB, SCALE, output_bucket,
+};
+
+#[derive(clap::Args, Debug)]
+pub struct TrainArgs {
+    /// Training files: `<fen> | <result> | <score>` a line.
+    #[arg(required = true)]
+    data: Vec<PathBuf>,
+    /// Passes over the training positions.
+    #[arg(long, default_value_t = 20)]
+    epochs: u32,
+    /// Positions per gradient step.
+    #[arg(long, default_value_t = 16_384)]
+    batch: usize,
+    /// Adam's first learning rate.
+    #[arg(long, default_value_t = 0.001)]
+    rate: f32,
+    /// Decoupled weight decay (AdamW): each step shrinks the weights by this
+    /// times the learning rate, which keeps them from fitting the noise.
+    #[arg(long, default_value_t = 0.1)]
+    weight_decay: f32,
+    /// The share of the game result in the target (0 to 1).
+    #[arg(long, default_value_t = 0.2)]
+    result_weight: f32,
+    /// Seed of the initial weights and of the order of the positions.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Train also on each position without castling rights turned left to
+    /// right, which is worth the same (the held-out positions stay as they are).
+    #[arg(long)]
+    mirror: bool,
+    /// Hold out this file's positions instead of the last twentieth of the
+    /// training files: a fixed yardstick for runs on different data.
+    #[arg(long)]
+    held_out: Option<PathBuf>,
+    /// Where to write the network.
+    #[arg(long, default_value = "src/eval/network.bin")]
+    out: PathBuf,
+}
+
+/// A position as the trainer sees it: its inputs from the side to move's
+/// view and from the other side's, and its target from the side to move's.
+struct Sample {
+    views: [ArrayVec<u16, MAX_ACTIVE>; 2],
+    target: f32,
+}
+
+/// The sample of `line`, and its mirror image where `mirror` asks for it and
+/// the position has no castling rights.
+fn parse_line(line: &str, result_weight: f32, mirror: bool) -> Result<Vec<Sample>, String> {
+    let fields: Vec<&str> = line.split('|').map(str::trim).collect();
+    let [fen, result, score] = fields[..] else {
+        return Err("expected `<fen> | <result> | <score>`".into());
+    };
+    let position = Position::from_fen(fen).map_err(|error| format!("{error}"))?;
+    let result: f32 = result
+        .parse()
+        .map_err(|_| format!("bad result {result:?}"))?;
+    let score: f32 = score.parse().map_err(|_| format!("bad score {score:?}"))?;
+    let us = position.side_to_move();
+    let (result, score) = match us {
+        Color::White => (result, score),
+        Color::Black => (1.0 - result, -score),
+    };
+    let target = result_weight * result + (1.0 - result_weight) * sigmoid(score / SCALE as f32);
+    let mut views = [ArrayVec::new(), ArrayVec::new()];
+    for (inputs, view) in views.iter_mut().zip([us, !us]) {
+        network::for_each_feature(&position, view, |input| {
+            inputs.push(input as u16);
+        });
+    }
+    let mut samples = Vec::with_capacity(2);
+    if mirror && position.castling_rights() == CastlingRights::NONE {
+        // Inputs number the squares a1 = 0 … h8 = 63 within blocks of 64.
+        let turned = views
+            .clone()
+            .map(|inputs| inputs.into_iter().map(|input| input ^ 7).collect());
+        samples.push(Sample {
+            views: turned,
+            target,
+        });
+    }
+    samples.push(Sample { views, target });
+    Ok(samples)
+}
+
+fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// Where each group of parameters starts in the flat vector.
+const HIDDEN_WEIGHTS: usize = 0;
+const HIDDEN_BIASES: usize = INPUTS * HIDDEN;
+const OUTPUT_WEIGHTS: usize = HIDDEN_BIASES + HIDDEN;
+const OUTPUT_BIASES: usize = OUTPUT_WEIGHTS + OUTPUT_BUCKETS * 2 * HIDDEN;
+const PARAMETERS: usize = OUTPUT_BIASES + OUTPUT_BUCKETS;
+
+/// Where the output weights of `sample`'s bucket start, and its output bias.
+fn output_parameters(sample: &Sample) -> (usize, usize) {
+    let bucket = output_bucket(sample.views[0].len());
+    (OUTPUT_WEIGHTS + bucket * 2 * HIDDEN, OUTPUT_BIASES + bucket)
+}
+
+/// The largest weight: at `QA` times it, a hidden unit's bias and 32 inputs
+/// still sum within an i16.
+const CLIP: f32 = 1.98;
+
+/// The hidden layers of one position, before activation.
+fn hidden_layers(parameters: &[f32], sample: &Sample) -> [[f32; HIDDEN]; 2] {
+    let mut hidden = [[0.0; HIDDEN]; 2];
+    for (layer, inputs) in hidden.iter_mut().zip(&sample.views) {
+        layer.copy_from_slice(&parameters[HIDDEN_BIASES..][..HIDDEN]);
+        for &input in inputs {
+            let row = &parameters[HIDDEN_WEIGHTS + usize::from(input) * HIDDEN..][..HIDDEN];
+            for (value, weight) in layer.iter_mut().zip(row) {
+                *value += weight;
+            }
+        }
+    }
+    hidden
+}
+
+fn activation(value: f32) -> f32 {
+    let clipped = value.clamp(0.0, 1.0);
+    clipped * clipped
+}
+
+/// The network's output (in units of `SCALE` centipawns).
+fn output(parameters: &[f32], sample: &Sample, hidden: &[[f32; HIDDEN]; 2]) -> f32 {
+    let (weights, bias) = output_parameters(sample);
+    let mut output = parameters[bias];
+    for (side, layer) in hidden.iter().enumerate() {
+        let weights = &parameters[weights + side * HIDDEN..][..HIDDEN];
+        output += layer
+            .iter()
+            .zip(weights)
+            .map(|(&value, &weight)| activation(value) * weight)
+            .sum::<f32>();
+    }
+    output
+}
+
+/// Adds the gradient of the squared error over `samples` to `gradient`;
+/// returns the summed error.
+fn add_gradient(parameters: &[f32], samples: &[Sample], gradient: &mut [f32]) -> f64 {
+    let mut total = 0.0;
+    for sample in samples {
+        let hidden = hidden_layers(parameters, sample);
+        let predicted = sigmoid(output(parameters, sample, &hidden));
+        let error = predicted - sample.target;
+        total += f64::from(error * error);
+        let d_output = 2.0 * error * predicted * (1.0 - predicted);
+        let (output_weights, output_bias) = output_parameters(sample);
+        gradient[output_bias] += d_output;
+        for (side, (layer, inputs)) in hidden.iter().zip(&sample.views).enumerate() {
+            let weights = output_weights + side * HIDDEN;
+            let mut d_hidden = [0.0f32; HIDDEN];
+            for (unit, &value) in layer.iter().enumerate() {
+                gradient[weights + unit] += d_output * activation(value);
+                if value > 0.0 && value < 1.0 {
+                    d_hidden[unit] = d_output * parameters[weights + unit] * 2.0 * value;
+                }
+            }
+            for (bias, d) in gradient[HIDDEN_BIASES..][..HIDDEN]
+                .iter_mut()
+                .zip(&d_hidden)
+            {
+                *bias += d;
+            }
+            for &input in inputs {
+                let row = &mut gradient[HIDDEN_WEIGHTS + usize::from(input) * HIDDEN..][..HIDDEN];
+                for (weight, d) in row.iter_mut().zip(&d_hidden) {
+                    *weight += d;
+                }
+            }
+        }
+    }
+    total
+}
+
+/// Batches are cut into this many parts, whatever the number of threads,
+/// and their gradients added in order, so that a run gives the same network
+/// on any machine.
+const PARTS: usize = 16;
+
+/// The sum of `term` over `samples`, in parallel but always added up in the
+/// same order.
+fn ordered_sum(samples: &[Sample], term: impl Fn(&Sample) -> f64 + Sync) -> f64 {
+    samples
+        .par_chunks(1024)
+        .map(|chunk| chunk.iter().map(&term).sum::<f64>())
+        .collect::<Vec<f64>>()
+        .into_iter()
+        .sum()
+}
+
+/// Mean squared error over `samples`.
+fn mean_error(parameters: &[f32], samples: &[Sample]) -> f64 {
+    let total = ordered_sum(samples, |sample| {
+        let hidden = hidden_layers(parameters, sample);
+        f64::from((sigmoid(output(parameters, sample, &hidden)) - sample.target).powi(2))
+    });
+    total / samples.len().max(1) as f64
+}
+
+/// Adam's running moments.
+struct Adam {
+    mean: Vec<f32>,
+    variance: Vec<f32>,
+    steps: i32,
+}
+
+impl Adam {
+    const BETA1: f32 = 0.9;
+    const BETA2: f32 = 0.999;
+    const EPSILON: f32 = 1e-8;
+
+    fn new() -> Adam {
+        Adam {
+            mean: vec![0.0; PARAMETERS],
+            variance: vec![0.0; PARAMETERS],
+            steps: 0,
+        }
+    }
+
+    fn step(&mut self, parameters: &mut [f32], gradient: &[f32], rate: f32, decay: f32) {
+        self.steps += 1;
+        let correction1 = 1.0 - Self::BETA1.powi(self.steps);
+        let correction2 = 1.0 - Self::BETA2.powi(self.steps);
+        let moments = self.mean.par_iter_mut().zip(self.variance.par_iter_mut());
+        parameters
+            .par_iter_mut()
+            .zip(gradient.par_iter())
+            .zip(moments)
+            .for_each(|((parameter, &g), (mean, variance))| {
+                *mean = Self::BETA1 * *mean + (1.0 - Self::BETA1) * g;
+                *variance = Self::BETA2 * *variance + (1.0 - Self::BETA2) * g * g;
+                let step = rate * (*mean / correction1)
+                    / ((*variance / correction2).sqrt() + Self::EPSILON);
+                *parameter = (*parameter * (1.0 - rate * decay) - step).clamp(-CLIP, CLIP);
+            });
+    }
+}
+
+/// A small deterministic generator (SplitMix64) for the initial weights and
+/// the shuffles, so that a run depends only on its data and options.
+struct SplitMix(u64);
+
+impl SplitMix {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in `-bound..bound`.
+    fn uniform(&mut self, bound: f32) -> f32 {
+        ((self.next() >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0) * bound
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+fn initial_parameters(random: &mut SplitMix) -> Vec<f32> {
+    let mut parameters = vec![0.0; PARAMETERS];
+    let hidden_bound = 1.0 / (INPUTS as f32).sqrt();
+    let output_bound = 1.0 / (2.0 * HIDDEN as f32).sqrt();
+    for weight in &mut parameters[HIDDEN_WEIGHTS..HIDDEN_BIASES] {
+        *weight = random.uniform(hidden_bound);
+    }
+    for weight in &mut parameters[OUTPUT_WEIGHTS..OUTPUT_BIASES] {
+        *weight = random.uniform(output_bound);
+    }
+    parameters
+}
+
+/// Rounds the parameters to the engine's fixed point.
+fn quantize(parameters: &[f32]) -> Network {
+    let round = |values: &[f32], scale: i32| -> Vec<i16> {
+        values
+            .iter()
+            .map(|&value| (value * scale as f32).round() as i16)
+            .collect()
+    };
+    Network::from_quantized(
+        &round(&parameters[HIDDEN_WEIGHTS..HIDDEN_BIASES], QA),
+        &round(&parameters[HIDDEN_BIASES..OUTPUT_WEIGHTS], QA),
+        &round(&parameters[OUTPUT_WEIGHTS..OUTPUT_BIASES], QB),
+        &parameters[OUTPUT_BIASES..]
+            .iter()
+            .map(|&bias| (bias * (QA * QB) as f32).round() as i32)
+            .collect::<Vec<_>>(),
+    )
+}
+
+fn load(paths: &[PathBuf], result_weight: f32, mirror: bool) -> Result<Vec<Sample>, String> {
+    let mut samples = Vec::new();
+    for path in paths {
+        let text = fs::read_to_string(path)
+            .map_err(|error| format!("cannot read {}: {error}", path.display()))?;
+        let lines: Vec<(usize, &str)> = text
+            .lines()
+            .enumerate()
+            .filter(|(_, line)| !line.trim().is_empty())
+            .collect();
+        let parsed: Result<Vec<Vec<Sample>>, String> = lines
+            .par_iter()
+            .map(|&(number, line)| {
+                parse_line(line, result_weight, mirror)
+                    .map_err(|error| format!("{}:{}: {error}", path.display(), number + 1))
+            })
+            .collect();
+        samples.extend(parsed?.into_iter().flatten());
+    }
+    Ok(samples)
+}
+
+pub fn run(args: &TrainArgs) -> Result<bool, String> {
+    if !(0.0..=1.0).contains(&args.result_weight) {
+        return Err("--result-weight must lie between 0 and 1".into());
+    }
+    if args.batch == 0 || args.epochs == 0 {
+        return Err("--batch and --epochs must be positive".into());
+    }
+    let started = Instant::now();
+    let mut samples = load(&args.data, args.result_weight, args.mirror)?;
+    let held_out = match &args.held_out {
+        Some(path) => load(std::slice::from_ref(path), args.result_weight, false)?,
+        None => samples.split_off(samples.len() - samples.len() / 20),
+    };
+    if samples.is_empty() || held_out.is_empty() {
+        return Err(format!(
+            "{} training and {} held-out positions: too few",
+            samples.len(),
+            held_out.len()
+        ));
+    }
+    eprintln!(
+        "{} training and {} held-out positions, read in {:.1} s",
+        samples.len(),
+        held_out.len(),
+        started.elapsed().as_secs_f64()
+    );
+
+    let mut random = SplitMix(args.seed);
+    let mut parameters = initial_parameters(&mut random);
+    let mut adam = Adam::new();
+    let mut best = (f64::INFINITY, 0, parameters.clone());
+    let batches_per_epoch = samples.len().div_ceil(args.batch);
+    let total_batches = (batches_per_epoch * args.epochs as usize) as f32;
+    let mut batch_number = 0;
+    for epoch in 1..=args.epochs {
+        // Fisher–Yates, seeded.
+        for index in (1..samples.len()).rev() {
+            samples.swap(index, random.below(index + 1));
+        }
+        let mut training_error = 0.0;
+        for batch in samples.chunks(args.batch) {
+            let parts: Vec<(Vec<f32>, f64)> = batch
+                .par_chunks(batch.len().div_ceil(PARTS))
+                .map(|part| {
+                    let mut gradient = vec![0.0f32; PARAMETERS];
+                    let error = add_gradient(&parameters, part, &mut gradient);
+                    (gradient, error)
+                })
+                .collect();
+            let mut gradient = vec![0.0f32; PARAMETERS];
+            for (part, error) in parts {
+                gradient
+                    .iter_mut()
+                    .zip(&part)
+                    .for_each(|(sum, g)| *sum += g);
+                training_error += error;
+            }
+            let scale = 1.0 / batch.len() as f32;
+            gradient.iter_mut().for_each(|g| *g *= scale);
+            let progress = batch_number as f32 / total_batches;
+            let rate =
+                args.rate * (0.01 + 0.99 * 0.5 * (1.0 + (std::f32::consts::PI * progress).cos()));
+            adam.step(&mut parameters, &gradient, rate, args.weight_decay);
+            batch_number += 1;
+        }
+        let held_out_error = mean_error(&parameters, &held_out);
+        eprintln!(
+            "epoch {epoch}: training error {:.6}, held-out error {held_out_error:.6} ({:.0} s)",
+            training_error / samples.len() as f64,
+            started.elapsed().as_secs_f64()
+        );
+        if held_out_error < best.0 {
+            best = (held_out_error, epoch, parameters.clone());
+        }
+    }
+
+    let (error, epoch, parameters) = best;
+    let network = quantize(&parameters);
+    let rounding = ordered_sum(&held_out, |sample| {
+        let exact = output(&parameters, sample, &hidden_layers(&parameters, sample)) * SCALE as f32;
+        let engine = network.evaluate_inputs(&sample.views[0], &sample.views[1]);
+        f64::from((exact - engine as f32).abs())
+    });
+    eprintln!(
+        "fixed point against floating point on the held-out positions: {:.2} cp apart on average",
+        rounding / held_out.len() as f64
+    );
+    fs::write(&args.out, network.to_bytes())
+        .map_err(|error| format!("cannot write {}: {error}", args.out.display()))?;
+    eprintln!(
+        "held-out error {error:.6} at its lowest (epoch {epoch}); network written to {}",
+        args.out.display()
+    );
+    Ok(true)
+}

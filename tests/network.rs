@@ -1,0 +1,160 @@
+//! The evaluation network: the search's incremental hidden layers equal those
+//! computed from scratch, both colours are rated alike, the file format
+//! round-trips, and the trained weights know material.
+
+use catena::board::Position;
+use catena::eval::network::{Accumulator, NETWORK, Network, evaluate};
+
+mod common;
+use common::generators::Rng;
+
+/// The same position with the board turned over and the colours swapped.
+fn mirrored(position: &Position) -> Position {
+    let fen = position.to_fen();
+    let fields: Vec<&str> = fen.split_whitespace().collect();
+    let swap_case = |text: &str| -> String {
+        text.chars()
+            .map(|c| {
+                if c.is_ascii_uppercase() {
+                    c.to_ascii_lowercase()
+                } else {
+                    c.to_ascii_uppercase()
+                }
+            })
+            .collect()
+    };
+    let board: Vec<String> = fields[0].split('/').rev().map(swap_case).collect();
+    let side = if fields[1] == "w" { "b" } else { "w" };
+    let castling = if fields[2] == "-" {
+        "-".to_string()
+    } else {
+        let swapped = swap_case(fields[2]);
+        let mut letters: Vec<char> = swapped.chars().collect();
+        letters.sort_by_key(|c| "KQkq".find(*c));
+        letters.into_iter().collect()
+    };
+    let en_passant = match fields[3] {
+        "-" => "-".to_string(),
+        square => {
+            let (file, rank) = square.split_at(1);
+            let rank: u8 = rank.parse().unwrap();
+            format!("{file}{}", 9 - rank)
+        }
+    };
+    let fen = [
+        board.join("/").as_str(),
+        side,
+        &castling,
+        &en_passant,
+        fields[4],
+        fields[5],
+    ]
+    .join(" ");
+    Position::from_fen(&fen).unwrap()
+}
+
+/// Positions from random games, from starts where castling, en passant and
+/// promotion come up.
+fn random_game_positions(games: usize) -> Vec<Vec<Position>> {
+    let mut random = Rng::new(2026);
+    let starts = [
+        Position::START_FEN,
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    ];
+    (0..games)
+        .map(|game| {
+            let mut position = Position::from_fen(starts[game % starts.len()]).unwrap();
+            let mut line = vec![position.clone()];
+            for _ in 0..150 {
+                let moves = position.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                position = position.after(moves[random.below(moves.len())]);
+                line.push(position.clone());
+            }
+            line
+        })
+        .collect()
+}
+
+#[test]
+fn incremental_hidden_layers_equal_those_from_scratch() {
+    let mut checked = 0;
+    for line in random_game_positions(200) {
+        let mut accumulator = Accumulator::new(&line[0]);
+        for pair in line.windows(2) {
+            let mut next = accumulator.clone();
+            accumulator.after(&pair[0], &pair[1], &mut next);
+            assert_eq!(next, Accumulator::new(&pair[1]), "{}", pair[1]);
+            // A pass (as null-move pruning makes) or a switch keeps the board.
+            if let Some(passed) = pair[1].null_move() {
+                let mut after_pass = next.clone();
+                next.after(&pair[1], &passed, &mut after_pass);
+                assert_eq!(after_pass, next, "{}", pair[1]);
+                assert_eq!(after_pass.evaluate(&passed), evaluate(&passed), "{passed}");
+            }
+            accumulator = next;
+            checked += 1;
+        }
+    }
+    assert!(checked > 20_000, "only {checked} moves were checked");
+}
+
+#[test]
+fn both_colours_are_rated_alike() {
+    for line in random_game_positions(40) {
+        for position in line.iter().step_by(7) {
+            assert_eq!(
+                evaluate(position),
+                evaluate(&mirrored(position)),
+                "{position}"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_network_file_round_trips_and_bad_files_are_refused() {
+    let bytes = NETWORK.to_bytes();
+    let reread = Network::from_bytes(&bytes).unwrap();
+    assert_eq!(reread.to_bytes(), bytes);
+
+    let error = |bytes: &[u8]| Network::from_bytes(bytes).err().unwrap();
+    assert!(error(b"not a network").contains("CATENANN"));
+    assert!(error(&bytes[..bytes.len() - 1]).contains("bytes of weights"));
+    for size_byte in [8, 12] {
+        let mut other_size = bytes.clone();
+        other_size[size_byte] ^= 1;
+        assert!(error(&other_size).contains("this build has"));
+    }
+}
+
+#[test]
+fn the_trained_network_knows_material() {
+    let start = evaluate(&Position::startpos());
+    assert!(start.abs() < 100, "start position: {start}");
+    let cases = [
+        // White without its queen, with a move to make.
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNB1KBNR w KQkq - 0 1",
+            -500,
+        ),
+        // Black to move without a rook.
+        (
+            "rnbqkbn1/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQq - 0 1",
+            -250,
+        ),
+        // Black to move against an extra knight for White.
+        (
+            "r1bqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1",
+            -150,
+        ),
+    ];
+    for (fen, below) in cases {
+        let score = evaluate(&Position::from_fen(fen).unwrap());
+        assert!(score < below, "{fen}: {score}, expected below {below}");
+    }
+}
