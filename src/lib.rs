@@ -3,6 +3,7 @@
 pub mod arena;
 pub mod board;
 pub mod chain;
+pub mod correction;
 pub mod eval;
 pub mod game;
 pub mod movepick;

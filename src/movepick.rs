@@ -9,6 +9,7 @@
 use arrayvec::ArrayVec;
 
 use crate::board::{Color, Move, MoveKind, Piece, Position};
+use crate::correction::CorrectionHistory;
 use crate::eval::PIECE_VALUE;
 use crate::see::see_at_least;
 
@@ -145,7 +146,7 @@ impl CaptureHistory {
     }
 }
 
-/// Everything one search thread learns about moves, kept from one move of a
+/// Everything one search thread learns, kept from one move of a
 /// game to the next so that each search starts with the last one's ordering
 /// (cleared by `ucinewgame`).
 pub struct Histories {
@@ -154,6 +155,7 @@ pub struct Histories {
     pub captures: CaptureHistory,
     /// By the origin and destination of a move, the quiet reply that last refuted it.
     pub counters: Box<[[Option<Move>; 64]; 64]>,
+    pub correction: CorrectionHistory,
 }
 
 impl Default for Histories {
@@ -163,6 +165,7 @@ impl Default for Histories {
             continuation: ContinuationHistory::default(),
             captures: CaptureHistory::default(),
             counters: Box::new([[None; 64]; 64]),
+            correction: CorrectionHistory::default(),
         }
     }
 }

@@ -21,7 +21,7 @@ use crate::eval::PIECE_VALUE;
 use crate::eval::network::Accumulator;
 use crate::game::{ChainTest, Rules, SwitchRun, forms_chain};
 pub use crate::movepick::Histories;
-use crate::movepick::{Action, MovePicker, OrderingHints, PieceTo, QuietHistory};
+use crate::movepick::{Action, MovePicker, OrderingHints, PieceTo, QuietHistory, is_tactical};
 use crate::see::see_at_least;
 use crate::time::{Budget, Progress};
 use crate::transposition::{Bound, Entry, TranspositionTable};
@@ -428,10 +428,17 @@ impl<'a> Worker<'a> {
         {
             return score;
         }
-        let static_eval = if in_check {
+        // The table keeps the network's own evaluation; the correction
+        // history's guess of its error is added afresh at each visit.
+        let raw_eval = if in_check {
             -INFINITE
         } else {
             entry.map_or_else(|| self.evaluate(position, ply), |entry| entry.eval)
+        };
+        let static_eval = if in_check {
+            -INFINITE
+        } else {
+            self.corrected(position, raw_eval)
         };
         self.static_evals[ply] = static_eval;
         // The same colour two plies ago stood worse: lines here deserve more trust.
@@ -761,7 +768,26 @@ impl<'a> Worker<'a> {
         if singularity_test {
             return best_score;
         }
-        let eval = if in_check { 0 } else { static_eval };
+        // A quiet best move's value, where its bound says on which side of
+        // the static evaluation the truth lies, measures the evaluation's miss.
+        let informative = if best_score >= beta {
+            best_score > static_eval
+        } else if best_score <= original_alpha {
+            best_score < static_eval
+        } else {
+            true
+        };
+        if !in_check
+            && informative
+            && raw_eval.abs() < DECIDED
+            && best_score.abs() < MATE_BOUND
+            && best_action.is_some_and(|action| !action.switch && !is_tactical(position, action.mv))
+        {
+            self.histories
+                .correction
+                .update(position, depth, best_score, raw_eval);
+        }
+        let eval = if in_check { 0 } else { raw_eval };
         self.store(
             key,
             ply,
@@ -803,7 +829,7 @@ impl<'a> Worker<'a> {
         }
         let in_check = position.in_check();
         let mut best = -INFINITE;
-        let mut static_eval = 0;
+        let mut raw_eval = 0;
         let mut picker = MovePicker::default();
         if in_check {
             let hints = OrderingHints {
@@ -818,7 +844,8 @@ impl<'a> Worker<'a> {
                 return -MATE + ply as i32;
             }
         } else {
-            static_eval = entry.map_or_else(|| self.evaluate(position, ply), |entry| entry.eval);
+            raw_eval = entry.map_or_else(|| self.evaluate(position, ply), |entry| entry.eval);
+            let static_eval = self.corrected(position, raw_eval);
             let stand_pat = self.stand_pat(position, run, static_eval, ply);
             if stand_pat >= beta {
                 return stand_pat;
@@ -866,7 +893,7 @@ impl<'a> Worker<'a> {
             key,
             ply,
             0,
-            static_eval,
+            raw_eval,
             best_action,
             best,
             (original_alpha, beta),
@@ -879,6 +906,17 @@ impl<'a> Worker<'a> {
         self.accumulators[ply]
             .evaluate(position)
             .clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+    }
+
+    /// `raw_eval` with the correction history's guess of its miss added; not
+    /// beyond `DECIDED`, where the network's output is itself only a guess
+    /// and a correction learnt elsewhere would blur which side is winning.
+    fn corrected(&self, position: &Position, raw_eval: i32) -> i32 {
+        if raw_eval.abs() < DECIDED {
+            raw_eval + self.histories.correction.correction(position)
+        } else {
+            raw_eval
+        }
     }
 
     /// Derives the network's hidden layer of `child`, searched at `ply + 1`,
