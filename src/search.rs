@@ -589,12 +589,14 @@ impl<'a> Worker<'a> {
         self.keys.push(position.key());
         'moves: for scored in picker.by_ref() {
             let mv = scored.action.mv;
-            // Late move pruning of quiet moves near the leaves.
+            // Late move pruning of quiet moves near the leaves; not in a
+            // decided position, where the quiet move that mates may come late.
             if quiet_node
                 && !scored.tactical
                 && best_score > -MATE_BOUND
-                && depth <= 4
-                && quiets_tried.len() as i32 >= (4 + 4 * depth * depth) / (2 - i32::from(improving))
+                && depth <= 6
+                && static_eval.abs() < DECIDED
+                && quiets_tried.len() as i32 >= (3 + depth * depth) / (2 - i32::from(improving))
             {
                 continue;
             }
