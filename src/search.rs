@@ -430,15 +430,11 @@ impl<'a> Worker<'a> {
         }
         // The table keeps the network's own evaluation; the correction
         // history's guess of its error is added afresh at each visit.
-        let raw_eval = if in_check {
-            -INFINITE
+        let (raw_eval, static_eval) = if in_check {
+            (-INFINITE, -INFINITE)
         } else {
-            entry.map_or_else(|| self.evaluate(position, ply), |entry| entry.eval)
-        };
-        let static_eval = if in_check {
-            -INFINITE
-        } else {
-            self.corrected(position, raw_eval)
+            let raw_eval = entry.map_or_else(|| self.evaluate(position, ply), |entry| entry.eval);
+            (raw_eval, self.corrected(position, raw_eval))
         };
         self.static_evals[ply] = static_eval;
         // The same colour two plies ago stood worse: lines here deserve more trust.
