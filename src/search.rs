@@ -162,6 +162,8 @@ struct RootMove {
     score: i32,
     previous_score: i32,
     pv: Vec<Action>,
+    /// The nodes searched under this action, over all iterations so far.
+    nodes: u64,
 }
 
 /// What every thread of one search shares.
@@ -1032,6 +1034,7 @@ impl<'a> Worker<'a> {
                 _ => SwitchRun::default(),
             };
             let new_depth = depth - 1 + i32::from(child.in_check());
+            let nodes_before = self.nodes;
             let search = |searcher: &mut Self, beta: i32, pv: bool| {
                 searcher.child_value(
                     &child,
@@ -1056,6 +1059,7 @@ impl<'a> Worker<'a> {
                     value
                 }
             };
+            self.root_moves[index].nodes += self.nodes - nodes_before;
             if self.should_stop() {
                 break;
             }
@@ -1167,6 +1171,8 @@ impl<'a> Worker<'a> {
                     0
                 };
                 progress.score_drop = previous_best.map_or(0, |previous| (previous - best).max(0));
+                progress.best_action_share =
+                    self.root_moves[0].nodes as f64 / self.nodes.max(1) as f64;
                 previous_leader = Some(leader);
                 previous_best = Some(best);
                 let pondering = self.shared.control.pondering.load(Ordering::Relaxed);
@@ -1268,6 +1274,7 @@ pub fn search(
                     score: -INFINITE,
                     previous_score: -INFINITE,
                     pv: vec![action],
+                    nodes: 0,
                 })
                 .collect();
             worker

@@ -25,12 +25,14 @@ pub struct Budget {
 }
 
 /// How settled the search looked after its last iteration.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Progress {
     /// Iterations in a row that kept the same best action.
     pub stable_iterations: u32,
     /// How far the score fell since the previous iteration (0 if it rose).
     pub score_drop: i32,
+    /// The share of the nodes searched so far that went to the best action.
+    pub best_action_share: f64,
 }
 
 /// Moves to plan for when the time control gives no `movestogo`.
@@ -64,15 +66,19 @@ impl Budget {
 
     /// Whether another iteration may start `elapsed` into the move. The next
     /// would likely take longer than all so far, so past half the soft limit
-    /// it may not; a best action that has just changed, or a falling score,
-    /// earns more time, and one that has held for several iterations less.
+    /// it may not; a best action that has just changed, a falling score, or
+    /// rivals that took much of the effort earn more time, and a best action
+    /// that has held for several iterations less.
     /// A fixed time per move (soft = hard) is spent as given.
     pub fn allows_iteration(&self, elapsed: Duration, progress: Progress) -> bool {
         let scale = if self.soft < self.hard {
             const BY_STABILITY: [f64; 5] = [1.5, 1.2, 1.0, 0.85, 0.7];
             let stability = BY_STABILITY[(progress.stable_iterations as usize).min(4)];
             let falling = 1.0 + f64::from(progress.score_drop.clamp(0, 100)) / 200.0;
-            stability * falling
+            // When the rivals of the best action took most of the effort,
+            // one of them nearly replaced it.
+            let contested = (1.5 - progress.best_action_share.clamp(0.0, 1.0)) * 1.35;
+            stability * falling * contested
         } else {
             1.0
         };
@@ -141,14 +147,31 @@ mod tests {
         let settled = Progress {
             stable_iterations: 6,
             score_drop: 0,
+            best_action_share: 0.9,
         };
         let unsettled = Progress {
             stable_iterations: 0,
             score_drop: 60,
+            best_action_share: 0.6,
         };
         assert!(!budget.allows_iteration(ms(250), settled));
         assert!(budget.allows_iteration(ms(250), unsettled));
         assert!(!budget.allows_iteration(ms(500), unsettled));
+    }
+
+    #[test]
+    fn a_contested_best_action_gets_more_time() {
+        let budget = Budget {
+            soft: ms(400),
+            hard: ms(1200),
+        };
+        let progress = |best_action_share| Progress {
+            stable_iterations: 2,
+            score_drop: 0,
+            best_action_share,
+        };
+        assert!(budget.allows_iteration(ms(250), progress(0.2)));
+        assert!(!budget.allows_iteration(ms(250), progress(0.95)));
     }
 
     #[test]
@@ -158,6 +181,7 @@ mod tests {
             let progress = Progress {
                 stable_iterations,
                 score_drop: 100,
+                best_action_share: 0.1,
             };
             assert!(budget.allows_iteration(ms(499), progress));
             assert!(!budget.allows_iteration(ms(500), progress));
