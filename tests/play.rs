@@ -2,6 +2,7 @@
 //! time through stdin, reading its answers up to the next prompt.
 
 use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
@@ -11,11 +12,38 @@ use catena::game::pgn;
 
 const PATIENCE: Duration = Duration::from_secs(60);
 
-/// A file in a fresh directory of its own.
-fn scratch_file(test: &str, name: &str) -> std::path::PathBuf {
+/// A file in a fresh directory of its own, which goes with it.
+struct ScratchFile {
+    dir: PathBuf,
+    file: PathBuf,
+}
+
+fn scratch_file(test: &str, name: &str) -> ScratchFile {
     let dir = std::env::temp_dir().join(format!("catena-play-{}-{test}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
+    let file = dir.join(name);
+    ScratchFile { dir, file }
+}
+
+impl std::ops::Deref for ScratchFile {
+    type Target = Path;
+
+    fn deref(&self) -> &Path {
+        &self.file
+    }
+}
+
+impl AsRef<Path> for ScratchFile {
+    fn as_ref(&self) -> &Path {
+        &self.file
+    }
+}
+
+impl Drop for ScratchFile {
+    fn drop(&mut self) {
+        // A test's other scratch files may have taken the directory already.
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
 }
 
 /// A `catena play` session.
@@ -459,7 +487,7 @@ fn a_full_game_against_the_engine() {
 
 /// An engine list with Catena at depth 2 and the faulty engine of
 /// `tests/fake_engines/faulty.sh` sending an illegal move at its second `go`.
-fn engine_list(test: &str) -> std::path::PathBuf {
+fn engine_list(test: &str) -> ScratchFile {
     let catena = env!("CARGO_BIN_EXE_catena");
     let faulty = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fake_engines/faulty.sh");
     let entry = |name: &str, command: String| {
