@@ -1,6 +1,5 @@
 //! The command line: real runs of the binary, good and bad input.
 
-use std::path::PathBuf;
 use std::process::{Command, Output};
 
 use catena::board::{Color, Piece, Position};
@@ -8,6 +7,7 @@ use catena::eval::network::Network;
 
 mod common;
 use common::generators::Rng;
+use common::scratch::ScratchDir;
 
 fn catena(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_catena"))
@@ -53,8 +53,7 @@ fn divide_lists_each_root_move_and_they_add_up() {
 
 #[test]
 fn a_suite_with_a_wrong_count_fails() {
-    let dir = std::env::temp_dir().join(format!("catena-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = ScratchDir::new("cli-suite");
     let good = dir.join("good.epd");
     let bad = dir.join("bad.epd");
     std::fs::write(
@@ -71,7 +70,6 @@ fn a_suite_with_a_wrong_count_fails() {
     let output = catena(&["perft", "--suite", bad.to_str().unwrap()]);
     assert!(!output.status.success());
     assert!(stdout(&output).contains("D2 MISMATCH expected 67 counted 66"));
-    std::fs::remove_dir_all(dir).unwrap();
 }
 
 #[test]
@@ -112,12 +110,6 @@ fn bad_input_gives_one_line_on_stderr_and_a_failing_exit() {
 
 // `catena train`: a real run learns what its data teaches and writes a
 // network the engine reads; bad input is refused with its place.
-
-fn scratch_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("catena-train-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 /// Material in centipawns from White's side.
 fn material(position: &Position) -> i32 {
@@ -172,7 +164,7 @@ fn held_out_errors(text: &str) -> Vec<f64> {
 
 #[test]
 fn training_learns_material_and_writes_a_network_the_engine_reads() {
-    let dir = scratch_dir("learn");
+    let dir = ScratchDir::new("train-learn");
     let data = dir.join("material.txt");
     std::fs::write(&data, material_lessons(4000)).unwrap();
     let out = dir.join("material.bin");
@@ -220,7 +212,7 @@ fn training_learns_material_and_writes_a_network_the_engine_reads() {
 
 #[test]
 fn bad_training_input_is_refused_with_its_place() {
-    let dir = scratch_dir("bad");
+    let dir = ScratchDir::new("train-bad");
     let data = dir.join("bad.txt");
     let good = format!("{} | 0.5 | 10\n", Position::START_FEN);
     std::fs::write(&data, format!("{good}{good}not a fen | 1 | 0\n")).unwrap();

@@ -15,14 +15,9 @@ use std::process::{Command, Output};
 use catena::board::{Bitboard, Color, Piece, Position, attacks, san};
 use common::generators::cells_of;
 use common::oracle::{OGrid, Options, oracle};
+use common::scratch::ScratchDir;
 
 const CATENA: &str = env!("CARGO_BIN_EXE_catena");
-
-fn scratch_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("catena-match-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 /// An engine list of `(name, command, depth)` entries.
 fn engine_list(dir: &Path, engines: &[(&str, String, u32)]) -> PathBuf {
@@ -388,7 +383,7 @@ fn check_match(output: &Output, pgn: &Path, names: [&str; 2], games: usize) -> V
 
 #[test]
 fn catena_configurations_play_sscc_with_switches_that_replay_correctly() {
-    let dir = scratch_dir("catena");
+    let dir = ScratchDir::new("match-catena");
     let engines = engine_list(
         &dir,
         &[
@@ -446,14 +441,13 @@ fn catena_configurations_play_sscc_with_switches_that_replay_correctly() {
         assert_eq!(pair[0].tag("White"), pair[1].tag("Black"));
         assert_eq!(pair[0].moves[..2], pair[1].moves[..2]);
     }
-    std::fs::remove_dir_all(dir).unwrap();
 }
 
 /// An entry that sets `UCI_Variant chess` keeps it: that engine never
 /// switches in an SSCC match, while its opponent does.
 #[test]
 fn an_engine_told_to_play_chess_never_switches() {
-    let dir = scratch_dir("chess-entry");
+    let dir = ScratchDir::new("match-chess-entry");
     let engines = dir.join("engines.json");
     std::fs::write(
         &engines,
@@ -477,7 +471,6 @@ fn an_engine_told_to_play_chess_never_switches() {
         switchers.iter().all(|name| *name == "sscc"),
         "{switchers:?}"
     );
-    std::fs::remove_dir_all(dir).unwrap();
 }
 
 /// The replay above must be able to fail: records with a switch after a move
@@ -522,7 +515,7 @@ fn faulty_match(
     termination: &str,
     column: usize,
 ) -> Vec<Replayed> {
-    let dir = scratch_dir(name);
+    let dir = ScratchDir::new(&format!("match-{name}"));
     let engines = engine_list(
         &dir,
         &[
@@ -548,7 +541,6 @@ fn faulty_match(
     let row = table_row(&stdout(&output), "Faulty");
     assert_eq!(row[3], 2, "two losses");
     assert_eq!(row[column], 2, "two faults in column {column}: {row:?}");
-    std::fs::remove_dir_all(dir).unwrap();
     games
 }
 
@@ -635,7 +627,7 @@ fn a_switch_after_a_move_that_closes_no_chain_loses() {
 
 #[test]
 fn an_engine_that_never_finishes_the_handshake_stops_the_match_with_a_message() {
-    let dir = scratch_dir("mute");
+    let dir = ScratchDir::new("match-mute");
     let engines = engine_list(
         &dir,
         &[
@@ -650,12 +642,11 @@ fn an_engine_that_never_finishes_the_handshake_stops_the_match_with_a_message() 
         stderr.contains("error: engine 'Mute' does not start: no uciok in time"),
         "{stderr}"
     );
-    std::fs::remove_dir_all(dir).unwrap();
 }
 
 #[test]
 fn bad_arguments_get_one_clear_line() {
-    let dir = scratch_dir("arguments");
+    let dir = ScratchDir::new("match-arguments");
     let engines = engine_list(
         &dir,
         &[("A", catena_command(), 1), ("B", catena_command(), 1)],
@@ -687,12 +678,11 @@ fn bad_arguments_get_one_clear_line() {
     }
     let output = run_match(&["--engines", dir.join("none.json").to_str().unwrap()]);
     assert!(String::from_utf8_lossy(&output.stderr).contains("cannot read the engine list"));
-    std::fs::remove_dir_all(dir).unwrap();
 }
 
 #[test]
 fn a_chess_match_never_switches_and_writes_no_sscc_tags() {
-    let dir = scratch_dir("chess");
+    let dir = ScratchDir::new("match-chess");
     let engines = engine_list(
         &dir,
         &[("A", catena_command(), 1), ("B", catena_command(), 2)],
@@ -703,5 +693,4 @@ fn a_chess_match_never_switches_and_writes_no_sscc_tags() {
         assert_eq!(game.switches, 0);
         assert!(!game.tags.contains_key("SSCC") && !game.tags.contains_key("WhiteAtEnd"));
     }
-    std::fs::remove_dir_all(dir).unwrap();
 }

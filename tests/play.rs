@@ -1,6 +1,8 @@
 //! `catena play` driven as a person drives it: the real binary, a line at a
 //! time through stdin, reading its answers up to the next prompt.
 
+mod common;
+
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -9,42 +11,9 @@ use std::time::{Duration, Instant};
 
 use catena::board::{Move, Position, attacks, san};
 use catena::game::pgn;
+use common::scratch::ScratchDir;
 
 const PATIENCE: Duration = Duration::from_secs(60);
-
-/// A file in a fresh directory of its own, which goes with it.
-struct ScratchFile {
-    dir: PathBuf,
-    file: PathBuf,
-}
-
-fn scratch_file(test: &str, name: &str) -> ScratchFile {
-    let dir = std::env::temp_dir().join(format!("catena-play-{}-{test}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join(name);
-    ScratchFile { dir, file }
-}
-
-impl std::ops::Deref for ScratchFile {
-    type Target = Path;
-
-    fn deref(&self) -> &Path {
-        &self.file
-    }
-}
-
-impl AsRef<Path> for ScratchFile {
-    fn as_ref(&self) -> &Path {
-        &self.file
-    }
-}
-
-impl Drop for ScratchFile {
-    fn drop(&mut self) {
-        // A test's other scratch files may have taken the directory already.
-        let _ = std::fs::remove_dir_all(&self.dir);
-    }
-}
 
 /// A `catena play` session.
 struct Terminal {
@@ -173,7 +142,8 @@ const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
 /// Loads `fen` from a file and returns the answer.
 fn load_fen(terminal: &mut Terminal, test: &str, fen: &str) -> String {
-    let path = scratch_file(test, "position.fen");
+    let dir = ScratchDir::new(&format!("play-{test}"));
+    let path = dir.join("position.fen");
     std::fs::write(&path, format!("{fen}\n")).unwrap();
     let answer = terminal.expect(&format!("load {}", path.display()), "Loaded ");
     assert_eq!(last_position(&answer).to_fen(), fen);
@@ -248,7 +218,8 @@ fn every_invalid_input_is_explained_and_the_game_goes_on() {
         let answer = terminal.expect(line, message);
         assert_eq!(answer.lines().count(), 2, "after '{line}': {answer}");
     }
-    let garbage = scratch_file("invalid", "garbage.fen");
+    let dir = ScratchDir::new("play-invalid");
+    let garbage = dir.join("garbage.fen");
     std::fs::write(&garbage, "not a position\n").unwrap();
     terminal.expect(
         &format!("load {}", garbage.display()),
@@ -346,7 +317,8 @@ fn the_engine_switches_and_moves_again() {
     // Black to move can close b7-c6-d6-e7-d8-c8 with ...d6; switching hands
     // it White, which mates with Rf8.
     let (mut terminal, _) = Terminal::start(&["--depth", "3"]);
-    let path = scratch_file("engine-switch", "position.fen");
+    let dir = ScratchDir::new("play-engine-switch");
+    let path = dir.join("position.fen");
     std::fs::write(&path, "2bn3k/1p1pp1pp/2p5/8/8/8/6PP/5RK1 b - - 0 1\n").unwrap();
     let answer = terminal.type_line(&format!("load {}", path.display()));
     let switch_line = "Catena plays 1... d6 and switches sides: you play Black, Catena plays White";
@@ -389,7 +361,8 @@ fn a_saved_game_loads_back_as_it_was() {
     let ours = before_switch.legal_moves()[0];
     let text = terminal.type_line(&san::format(&before_switch, ours));
     let saved_at = last_position(&text);
-    let saved = scratch_file("round-trip", "game.pgn");
+    let dir = ScratchDir::new("play-round-trip");
+    let saved = dir.join("game.pgn");
     terminal.expect(&format!("save {}", saved.display()), "Saved the game to ");
 
     let pgn_text = std::fs::read_to_string(&saved).unwrap();
@@ -427,7 +400,7 @@ fn a_saved_game_loads_back_as_it_was() {
     let answer = terminal.expect(&format!("load {}", saved.display()), "Loaded ");
     assert_eq!(last_position(&answer).key(), saved_at.key());
     assert_eq!(prompt(&answer), prompt(&text));
-    let resaved = scratch_file("round-trip", "again.pgn");
+    let resaved = dir.join("again.pgn");
     terminal.expect(&format!("save {}", resaved.display()), "Saved the game to ");
     assert_eq!(std::fs::read_to_string(&resaved).unwrap(), pgn_text);
     terminal.quit();
@@ -468,7 +441,8 @@ fn a_full_game_against_the_engine() {
     }
     assert_eq!(prompt(&text), "game over> ");
     // The saved record replays to the same end and result.
-    let saved = scratch_file("full-game", "game.pgn");
+    let dir = ScratchDir::new("play-full-game");
+    let saved = dir.join("game.pgn");
     terminal.expect(&format!("save {}", saved.display()), "Saved the game to ");
     let record = pgn::read(&std::fs::read_to_string(&saved).unwrap()).unwrap();
     assert_eq!(record.game.position().key(), end.key());
@@ -486,8 +460,9 @@ fn a_full_game_against_the_engine() {
 }
 
 /// An engine list with Catena at depth 2 and the faulty engine of
-/// `tests/fake_engines/faulty.sh` sending an illegal move at its second `go`.
-fn engine_list(test: &str) -> ScratchFile {
+/// `tests/fake_engines/faulty.sh` sending an illegal move at its second `go`,
+/// written to `dir`.
+fn engine_list(dir: &Path) -> PathBuf {
     let catena = env!("CARGO_BIN_EXE_catena");
     let faulty = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fake_engines/faulty.sh");
     let entry = |name: &str, command: String| {
@@ -495,7 +470,7 @@ fn engine_list(test: &str) -> ScratchFile {
             r#"{{"name": "{name}", "command": {command:?}, "workingDirectory": ".", "protocol": "uci", "depth": 2}}"#
         )
     };
-    let path = scratch_file(test, "engines.json");
+    let path = dir.join("engines.json");
     let list = [
         entry("Catena-d2", format!("\"{catena}\"")),
         entry("Faulty", format!("sh \"{faulty}\" illegal 2 \"{catena}\"")),
@@ -506,7 +481,8 @@ fn engine_list(test: &str) -> ScratchFile {
 
 #[test]
 fn an_engine_of_the_list_plays_through_uci_switches_included() {
-    let list = engine_list("uci-engine");
+    let dir = ScratchDir::new("play-uci-engine");
+    let list = engine_list(&dir);
     let args = ["--engine", "Catena-d2", "--engines", list.to_str().unwrap()];
     let (mut terminal, greeting) = Terminal::start(&args);
     assert!(greeting.contains("against Catena-d2"), "{greeting}");
@@ -530,7 +506,8 @@ fn an_engine_of_the_list_plays_through_uci_switches_included() {
 
 #[test]
 fn an_engine_that_fails_is_reported_and_restarted() {
-    let list = engine_list("faulty-engine");
+    let dir = ScratchDir::new("play-faulty-engine");
+    let list = engine_list(&dir);
     let args = ["--engine", "Faulty", "--engines", list.to_str().unwrap()];
     let (mut terminal, _) = Terminal::start(&args);
     terminal.expect("e4", "Faulty plays 1... ");
@@ -548,7 +525,8 @@ fn an_engine_that_fails_is_reported_and_restarted() {
 
 #[test]
 fn an_unknown_engine_is_named_in_one_line() {
-    let list = engine_list("unknown-engine");
+    let dir = ScratchDir::new("play-unknown-engine");
+    let list = engine_list(&dir);
     let output = Command::new(env!("CARGO_BIN_EXE_catena"))
         .args([
             "play",
@@ -582,7 +560,8 @@ fn clocks_run_and_a_flag_falls() {
     assert_eq!(answer.lines().count(), 2, "{answer}");
     assert_eq!(prompt(&answer), "game over> ");
     terminal.expect("undo", "the game was lost on time");
-    let saved = scratch_file("flag", "game.pgn");
+    let dir = ScratchDir::new("play-flag");
+    let saved = dir.join("game.pgn");
     terminal.expect(&format!("save {}", saved.display()), "Saved the game to ");
     let text = std::fs::read_to_string(&saved).unwrap();
     assert!(

@@ -1,9 +1,10 @@
-//! Shared by the chain tests and `examples/label_chains.rs`.
+//! Shared by the integration tests and `examples/label_chains.rs`.
 #![allow(dead_code)]
 
 pub mod generators;
 pub mod large_grids;
 pub mod oracle;
+pub mod scratch;
 
 /// The spec's chain table (section 2): position after the move, moved square, chain, size.
 pub const SPEC_TABLE: [(&str, &str, bool, u32); 8] = [
