@@ -3,7 +3,7 @@
 //! round-trips, and the trained weights know material.
 
 use catena::board::Position;
-use catena::eval::network::{Accumulator, NETWORK, Network, evaluate};
+use catena::eval::network::{Accumulator, HIDDEN, INPUTS, NETWORK, Network, evaluate};
 
 mod common;
 use common::generators::Rng;
@@ -130,6 +130,11 @@ fn the_network_file_round_trips_and_bad_files_are_refused() {
         other_size[size_byte] ^= 1;
         assert!(error(&other_size).contains("this build has"));
     }
+    // The output's dot product sums in i32 on the trainer's weight limit.
+    let first_output_weight = 16 + 2 * (INPUTS * HIDDEN + HIDDEN);
+    let mut too_large = bytes.clone();
+    too_large[first_output_weight..first_output_weight + 2].copy_from_slice(&300i16.to_le_bytes());
+    assert!(error(&too_large).contains("output weight of 300"));
 }
 
 #[test]

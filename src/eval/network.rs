@@ -29,6 +29,14 @@ pub const QA: i32 = 255;
 /// Fixed-point scale of the output weights.
 pub const QB: i32 = 128;
 
+/// The largest weight the trainer fits. At `QA` times it a hidden unit's
+/// bias and 32 inputs still sum within an i16; at `QB` times it (an output
+/// weight) a term of the output's dot product fits an i32.
+pub const WEIGHT_CLIP: f32 = 1.98;
+/// The largest output weight in the fixed point, `WEIGHT_CLIP × QB` rounded.
+const OUTPUT_WEIGHT_LIMIT: i16 = 253;
+const _: () = assert!(OUTPUT_WEIGHT_LIMIT as f32 == (WEIGHT_CLIP * QB as f32) as i16 as f32);
+
 const MAGIC: &[u8; 8] = b"CATENANN";
 
 /// The most inputs a position can have in one view: one per piece.
@@ -297,6 +305,14 @@ impl Network {
             .collect();
         let (hidden_weights, rest) = values.split_at(INPUTS * HIDDEN);
         let (hidden_biases, output_weights) = rest.split_at(HIDDEN);
+        if let Some(weight) = output_weights
+            .iter()
+            .find(|weight| weight.abs() > OUTPUT_WEIGHT_LIMIT)
+        {
+            return Err(format!(
+                "an output weight of {weight}, beyond the limit of ±{OUTPUT_WEIGHT_LIMIT}"
+            ));
+        }
         Ok(Network::from_quantized(
             hidden_weights,
             hidden_biases,
@@ -306,16 +322,29 @@ impl Network {
     }
 }
 
-/// Σ clamp(value, 0, QA)² × weight. Each term fits an i32; their sum may
-/// not, in positions no game reaches but a search might.
+/// Σ clamp(value, 0, QA)² × weight. Each term fits an i32, as output
+/// weights stay within `OUTPUT_WEIGHT_LIMIT`; the whole sum may not, in
+/// positions no game reaches but a search might. So it is summed in i32 by
+/// blocks of `BLOCK` terms, which the compiler turns into vector code, and
+/// only the blocks' sums are widened.
 #[inline]
 fn squared_clipped_dot(values: &[i16; HIDDEN], weights: &[i16; HIDDEN]) -> i64 {
+    const BLOCK: usize = 64;
+    const _: () =
+        assert!(BLOCK as i64 * (QA * QA) as i64 * OUTPUT_WEIGHT_LIMIT as i64 <= i32::MAX as i64);
     values
-        .iter()
-        .zip(weights)
-        .map(|(&value, &weight)| {
-            let clipped = i32::from(value.clamp(0, QA as i16));
-            i64::from(clipped * clipped * i32::from(weight))
+        .chunks_exact(BLOCK)
+        .zip(weights.chunks_exact(BLOCK))
+        .map(|(values, weights)| {
+            let block: i32 = values
+                .iter()
+                .zip(weights)
+                .map(|(&value, &weight)| {
+                    let clipped = i32::from(value.clamp(0, QA as i16));
+                    clipped * clipped * i32::from(weight)
+                })
+                .sum();
+            i64::from(block)
         })
         .sum()
 }

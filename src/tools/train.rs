@@ -27,7 +27,8 @@ use rayon::prelude::*;
 
 use crate::board::{CastlingRights, Color, Position};
 use crate::eval::network::{
-    self, HIDDEN, INPUTS, MAX_ACTIVE, Network, OUTPUT_BUCKETS, QA, QB, SCALE, output_bucket,
+    self, HIDDEN, INPUTS, MAX_ACTIVE, Network, OUTPUT_BUCKETS, QA, QB, SCALE, WEIGHT_CLIP,
+    output_bucket,
 };
 
 #[derive(clap::Args, Debug)]
@@ -129,10 +130,6 @@ fn output_parameters(sample: &Sample) -> (usize, usize) {
     let bucket = output_bucket(sample.views[0].len());
     (OUTPUT_WEIGHTS + bucket * 2 * HIDDEN, OUTPUT_BIASES + bucket)
 }
-
-/// The largest weight: at `QA` times it, a hidden unit's bias and 32 inputs
-/// still sum within an i16.
-const CLIP: f32 = 1.98;
 
 /// The hidden layers of one position, before activation.
 fn hidden_layers(parameters: &[f32], sample: &Sample) -> [[f32; HIDDEN]; 2] {
@@ -266,7 +263,8 @@ impl Adam {
                 *variance = Self::BETA2 * *variance + (1.0 - Self::BETA2) * g * g;
                 let step = rate * (*mean / correction1)
                     / ((*variance / correction2).sqrt() + Self::EPSILON);
-                *parameter = (*parameter * (1.0 - rate * decay) - step).clamp(-CLIP, CLIP);
+                *parameter =
+                    (*parameter * (1.0 - rate * decay) - step).clamp(-WEIGHT_CLIP, WEIGHT_CLIP);
             });
     }
 }
