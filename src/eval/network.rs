@@ -33,9 +33,9 @@ pub const QB: i32 = 128;
 /// bias and 32 inputs still sum within an i16; at `QB` times it (an output
 /// weight) a term of the output's dot product fits an i32.
 pub const WEIGHT_CLIP: f32 = 1.98;
-/// The largest output weight in the fixed point, `WEIGHT_CLIP × QB` rounded.
-const OUTPUT_WEIGHT_LIMIT: i16 = 253;
-const _: () = assert!(OUTPUT_WEIGHT_LIMIT as f32 == (WEIGHT_CLIP * QB as f32) as i16 as f32);
+/// The largest output weight in the fixed point: `WEIGHT_CLIP × QB`, rounded
+/// as the trainer rounds.
+const OUTPUT_WEIGHT_LIMIT: i16 = (WEIGHT_CLIP * QB as f32 + 0.5) as i16;
 
 const MAGIC: &[u8; 8] = b"CATENANN";
 
