@@ -211,6 +211,40 @@ fn training_learns_material_and_writes_a_network_the_engine_reads() {
 }
 
 #[test]
+fn fine_tuning_starts_from_the_given_network() {
+    let dir = ScratchDir::new("train-init");
+    let data = dir.join("material.txt");
+    std::fs::write(&data, material_lessons(1000)).unwrap();
+    let out = dir.join("tuned.bin");
+    let engine_network = concat!(env!("CARGO_MANIFEST_DIR"), "/src/eval/network.bin");
+    // At a learning rate of zero no epoch can beat the starting point, so the
+    // network written is the one read, through floating point and back.
+    let output = catena(&[
+        "train",
+        data.to_str().unwrap(),
+        "--init",
+        engine_network,
+        "--epochs",
+        "1",
+        "--rate",
+        "0",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let log = stderr(&output);
+    assert!(output.status.success(), "{log}");
+    let errors = held_out_errors(&log);
+    // Epoch 0 (the starting network), epoch 1, then the summary of the lowest.
+    assert_eq!(errors.len(), 3, "{log}");
+    assert_eq!(errors[0], errors[2], "{log}");
+    assert!(log.contains("(epoch 0)"), "{log}");
+    assert_eq!(
+        std::fs::read(&out).unwrap(),
+        std::fs::read(engine_network).unwrap()
+    );
+}
+
+#[test]
 fn bad_training_input_is_refused_with_its_place() {
     let dir = ScratchDir::new("train-bad");
     let data = dir.join("bad.txt");
@@ -241,6 +275,10 @@ fn bad_training_input_is_refused_with_its_place() {
 
     let message = run(&["train", path, "--result-weight", "2", "--out", out_path]);
     assert!(message.contains("--result-weight"), "{message}");
+
+    std::fs::write(&data, good.repeat(40)).unwrap();
+    let message = run(&["train", path, "--init", path, "--out", out_path]);
+    assert!(message.contains("not a Catena network"), "{message}");
 
     std::fs::write(&data, good).unwrap();
     let message = run(&["train", path, "--out", out_path]);

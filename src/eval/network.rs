@@ -250,6 +250,25 @@ impl Network {
         network
     }
 
+    /// The weights back in floating point, in the order of `from_quantized`
+    /// (hidden weights, hidden biases, output weights, output biases): where
+    /// `catena train --init` starts from.
+    pub fn dequantized(&self) -> Vec<f32> {
+        let scaled = |scale: i32| move |&value: &i16| f32::from(value) / scale as f32;
+        let hidden = self
+            .hidden_weights
+            .iter()
+            .flatten()
+            .chain(&self.hidden_biases);
+        let output = self.output_weights.iter().flatten().flatten();
+        let biases = self.output_biases.iter();
+        hidden
+            .map(scaled(QA))
+            .chain(output.map(scaled(QB)))
+            .chain(biases.map(|&bias| bias as f32 / (QA * QB) as f32))
+            .collect()
+    }
+
     /// The file format: `CATENANN`, the hidden size and the number of output
     /// buckets as little-endian u32, then the weights as little-endian i16 in
     /// the order of `from_quantized`, and the output biases as i32.

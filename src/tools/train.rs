@@ -63,6 +63,11 @@ pub struct TrainArgs {
     /// training files: a fixed yardstick for runs on different data.
     #[arg(long)]
     held_out: Option<PathBuf>,
+    /// Start from this network's weights instead of random ones (fine-tuning
+    /// on new data); its held-out error is reported as epoch 0, and it is
+    /// written back unchanged if no epoch does better.
+    #[arg(long)]
+    init: Option<PathBuf>,
     /// Where to write the network.
     #[arg(long, default_value = "src/eval/network.bin")]
     out: PathBuf,
@@ -375,8 +380,21 @@ pub fn run(args: &TrainArgs) -> Result<bool, String> {
 
     let mut random = SplitMix(args.seed);
     let mut parameters = initial_parameters(&mut random);
-    let mut adam = Adam::new();
     let mut best = (f64::INFINITY, 0, parameters.clone());
+    if let Some(path) = &args.init {
+        let bytes =
+            fs::read(path).map_err(|error| format!("cannot read {}: {error}", path.display()))?;
+        let network =
+            Network::from_bytes(&bytes).map_err(|error| format!("{}: {error}", path.display()))?;
+        parameters = network.dequantized();
+        let held_out_error = mean_error(&parameters, &held_out);
+        eprintln!(
+            "epoch 0 ({}): held-out error {held_out_error:.6}",
+            path.display()
+        );
+        best = (held_out_error, 0, parameters.clone());
+    }
+    let mut adam = Adam::new();
     let batches_per_epoch = samples.len().div_ceil(args.batch);
     let total_batches = (batches_per_epoch * args.epochs as usize) as f32;
     let mut batch_number = 0;
