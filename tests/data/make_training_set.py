@@ -12,10 +12,13 @@ stays beyond ADJUDICATE_CP for 6 plies (a win) or the game reaches 300 plies
 in check and Stockfish's chosen move is quiet, so that the static
 evaluation, not a pending capture, decides their value.
 
-Usage: tests/data/make_training_set.py GAMES SEED OUT [STOCKFISH]
+Usage: tests/data/make_training_set.py GAMES SEED OUT [STOCKFISH] [--nodes N]
+(N: Stockfish's nodes a move, 1500 unless given; fewer write more positions
+an hour with rougher scores.)
 Output: one line per position, `<fen> | <result> | <score>`.
 """
 
+import argparse
 import random
 import subprocess
 import sys
@@ -23,7 +26,6 @@ import sys
 import chess
 
 RANDOM_PLIES = 8
-NODES = 1500
 ADJUDICATE_CP = 1000
 
 
@@ -32,7 +34,8 @@ class Stockfish:
     quarter of the generator's time. It sends what that wrapper sent
     (`position startpos moves ...`, `go nodes N`), so the data is the same."""
 
-    def __init__(self, path):
+    def __init__(self, path, nodes):
+        self.nodes = nodes
         self.process = subprocess.Popen([path], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                         text=True, bufsize=1)
         self.send("uci")
@@ -58,7 +61,7 @@ class Stockfish:
         """Stockfish's move and its score in centipawns from White's side (mates as +-100000)."""
         moves = " ".join(move.uci() for move in board.move_stack)
         self.send(f"position startpos moves {moves}" if moves else "position startpos")
-        self.send(f"go nodes {NODES}")
+        self.send(f"go nodes {self.nodes}")
         score = 0
         for line in self.process.stdout:
             if line.startswith("bestmove"):
@@ -113,12 +116,17 @@ def play(rng, engine):
 
 
 def main():
-    games, seed, out = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
-    stockfish = sys.argv[4] if len(sys.argv) > 4 else "/usr/games/stockfish"
-    rng = random.Random(seed)
-    engine = Stockfish(stockfish)
-    with open(out, "w") as file:
-        for game in range(games):
+    parser = argparse.ArgumentParser(description="Writes labelled positions for catena train.")
+    parser.add_argument("games", type=int)
+    parser.add_argument("seed", type=int)
+    parser.add_argument("out")
+    parser.add_argument("stockfish", nargs="?", default="/usr/games/stockfish")
+    parser.add_argument("--nodes", type=int, default=1500)
+    args = parser.parse_args()
+    rng = random.Random(args.seed)
+    engine = Stockfish(args.stockfish, args.nodes)
+    with open(args.out, "w") as file:
+        for game in range(args.games):
             engine.new_game()
             for fen, result, score in play(rng, engine):
                 file.write(f"{fen} | {result} | {score}\n")
