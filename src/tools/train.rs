@@ -358,6 +358,17 @@ pub fn run(args: &TrainArgs) -> Result<bool, String> {
     if args.batch == 0 || args.epochs == 0 {
         return Err("--batch and --epochs must be positive".into());
     }
+    // Read before the data, so that a bad file is reported at once.
+    let initial_network = match &args.init {
+        Some(path) => {
+            let bytes = fs::read(path)
+                .map_err(|error| format!("cannot read {}: {error}", path.display()))?;
+            let network = Network::from_bytes(&bytes)
+                .map_err(|error| format!("{}: {error}", path.display()))?;
+            Some((path, network))
+        }
+        None => None,
+    };
     let started = Instant::now();
     let mut samples = load(&args.data, args.result_weight, args.mirror)?;
     let held_out = match &args.held_out {
@@ -381,11 +392,7 @@ pub fn run(args: &TrainArgs) -> Result<bool, String> {
     let mut random = SplitMix(args.seed);
     let mut parameters = initial_parameters(&mut random);
     let mut best = (f64::INFINITY, 0, parameters.clone());
-    if let Some(path) = &args.init {
-        let bytes =
-            fs::read(path).map_err(|error| format!("cannot read {}: {error}", path.display()))?;
-        let network =
-            Network::from_bytes(&bytes).map_err(|error| format!("{}: {error}", path.display()))?;
+    if let Some((path, network)) = &initial_network {
         parameters = network.dequantized();
         let held_out_error = mean_error(&parameters, &held_out);
         eprintln!(
