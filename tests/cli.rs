@@ -1,5 +1,6 @@
 //! The command line: real runs of the binary, good and bad input.
 
+use std::path::PathBuf;
 use std::process::{Command, Output};
 
 use catena::board::{Color, Piece, Position};
@@ -162,25 +163,29 @@ fn held_out_errors(text: &str) -> Vec<f64> {
         .collect()
 }
 
+/// Trains on `lines` material lessons with `options`, in `dir`; returns the
+/// network file written and the trainer's log, after checking it succeeded.
+fn train_on_material(dir: &ScratchDir, lines: usize, options: &[&str]) -> (PathBuf, String) {
+    let data = dir.join("material.txt");
+    std::fs::write(&data, material_lessons(lines)).unwrap();
+    let out = dir.join("network.bin");
+    let mut args = vec!["train", data.to_str().unwrap()];
+    args.extend(options);
+    args.extend(["--out", out.to_str().unwrap()]);
+    let output = catena(&args);
+    let log = stderr(&output);
+    assert!(output.status.success(), "{log}");
+    (out, log)
+}
+
 #[test]
 fn training_learns_material_and_writes_a_network_the_engine_reads() {
     let dir = ScratchDir::new("train-learn");
-    let data = dir.join("material.txt");
-    std::fs::write(&data, material_lessons(4000)).unwrap();
-    let out = dir.join("material.bin");
-    let output = catena(&[
-        "train",
-        data.to_str().unwrap(),
-        "--epochs",
-        "12",
-        "--batch",
-        "128",
-        "--mirror",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
-    let log = stderr(&output);
-    assert!(output.status.success(), "{log}");
+    let (out, log) = train_on_material(
+        &dir,
+        4000,
+        &["--epochs", "12", "--batch", "128", "--mirror"],
+    );
     let errors = held_out_errors(&log);
     // One line per epoch, then the summary of the lowest.
     assert_eq!(errors.len(), 13, "{log}");
@@ -213,26 +218,14 @@ fn training_learns_material_and_writes_a_network_the_engine_reads() {
 #[test]
 fn fine_tuning_starts_from_the_given_network() {
     let dir = ScratchDir::new("train-init");
-    let data = dir.join("material.txt");
-    std::fs::write(&data, material_lessons(1000)).unwrap();
-    let out = dir.join("tuned.bin");
     let engine_network = concat!(env!("CARGO_MANIFEST_DIR"), "/src/eval/network.bin");
     // At a learning rate of zero no epoch can beat the starting point, so the
     // network written is the one read, through floating point and back.
-    let output = catena(&[
-        "train",
-        data.to_str().unwrap(),
-        "--init",
-        engine_network,
-        "--epochs",
-        "1",
-        "--rate",
-        "0",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
-    let log = stderr(&output);
-    assert!(output.status.success(), "{log}");
+    let (out, log) = train_on_material(
+        &dir,
+        1000,
+        &["--init", engine_network, "--epochs", "1", "--rate", "0"],
+    );
     let errors = held_out_errors(&log);
     // Epoch 0 (the starting network), epoch 1, then the summary of the lowest.
     assert_eq!(errors.len(), 3, "{log}");
