@@ -250,10 +250,29 @@ impl Network {
         network
     }
 
-    /// The weights back in floating point, in the order of `from_quantized`
-    /// (hidden weights, hidden biases, output weights, output biases): where
-    /// `catena train --init` starts from.
-    pub fn dequantized(&self) -> Vec<f32> {
+    /// Rounds floating-point weights, in the order of `from_quantized`, to the
+    /// fixed point: how `catena train` writes what it fitted.
+    pub fn from_float(parameters: &[f32]) -> Network {
+        let round = |values: &[f32], scale: i32| -> Vec<i16> {
+            values
+                .iter()
+                .map(|&value| (value * scale as f32).round() as i16)
+                .collect()
+        };
+        let (hidden, rest) = parameters.split_at(INPUTS * HIDDEN + HIDDEN);
+        let (output, biases) = rest.split_at(OUTPUT_BUCKETS * 2 * HIDDEN);
+        let hidden = round(hidden, QA);
+        let (hidden_weights, hidden_biases) = hidden.split_at(INPUTS * HIDDEN);
+        let biases: Vec<i32> = biases
+            .iter()
+            .map(|&bias| (bias * (QA * QB) as f32).round() as i32)
+            .collect();
+        Network::from_quantized(hidden_weights, hidden_biases, &round(output, QB), &biases)
+    }
+
+    /// The weights back in floating point, in the order of `from_quantized`:
+    /// the inverse of `from_float`, where `catena train --init` starts from.
+    pub fn to_float(&self) -> Vec<f32> {
         let scaled = |scale: i32| move |&value: &i16| f32::from(value) / scale as f32;
         let hidden = self
             .hidden_weights

@@ -27,8 +27,7 @@ use rayon::prelude::*;
 
 use crate::board::{CastlingRights, Color, Position};
 use crate::eval::network::{
-    self, HIDDEN, INPUTS, MAX_ACTIVE, Network, OUTPUT_BUCKETS, QA, QB, SCALE, WEIGHT_CLIP,
-    output_bucket,
+    self, HIDDEN, INPUTS, MAX_ACTIVE, Network, OUTPUT_BUCKETS, SCALE, WEIGHT_CLIP, output_bucket,
 };
 
 #[derive(clap::Args, Debug)]
@@ -310,25 +309,6 @@ fn initial_parameters(random: &mut SplitMix) -> Vec<f32> {
     parameters
 }
 
-/// Rounds the parameters to the engine's fixed point.
-fn quantize(parameters: &[f32]) -> Network {
-    let round = |values: &[f32], scale: i32| -> Vec<i16> {
-        values
-            .iter()
-            .map(|&value| (value * scale as f32).round() as i16)
-            .collect()
-    };
-    Network::from_quantized(
-        &round(&parameters[HIDDEN_WEIGHTS..HIDDEN_BIASES], QA),
-        &round(&parameters[HIDDEN_BIASES..OUTPUT_WEIGHTS], QA),
-        &round(&parameters[OUTPUT_WEIGHTS..OUTPUT_BIASES], QB),
-        &parameters[OUTPUT_BIASES..]
-            .iter()
-            .map(|&bias| (bias * (QA * QB) as f32).round() as i32)
-            .collect::<Vec<_>>(),
-    )
-}
-
 fn load(paths: &[PathBuf], result_weight: f32, mirror: bool) -> Result<Vec<Sample>, String> {
     let mut samples = Vec::new();
     for path in paths {
@@ -390,17 +370,20 @@ pub fn run(args: &TrainArgs) -> Result<bool, String> {
     );
 
     let mut random = SplitMix(args.seed);
-    let mut parameters = initial_parameters(&mut random);
-    let mut best = (f64::INFINITY, 0, parameters.clone());
-    if let Some((path, network)) = &initial_network {
-        parameters = network.dequantized();
-        let held_out_error = mean_error(&parameters, &held_out);
-        eprintln!(
-            "epoch 0 ({}): held-out error {held_out_error:.6}",
-            path.display()
-        );
-        best = (held_out_error, 0, parameters.clone());
-    }
+    // Drawn even when `--init` replaces them, so that the shuffles are the same.
+    let random_start = initial_parameters(&mut random);
+    let (mut parameters, mut best) = match &initial_network {
+        Some((path, network)) => {
+            let parameters = network.to_float();
+            let held_out_error = mean_error(&parameters, &held_out);
+            eprintln!(
+                "epoch 0 ({}): held-out error {held_out_error:.6}",
+                path.display()
+            );
+            (parameters.clone(), (held_out_error, 0, parameters))
+        }
+        None => (random_start.clone(), (f64::INFINITY, 0, random_start)),
+    };
     let mut adam = Adam::new();
     let batches_per_epoch = samples.len().div_ceil(args.batch);
     let total_batches = (batches_per_epoch * args.epochs as usize) as f32;
@@ -448,7 +431,7 @@ pub fn run(args: &TrainArgs) -> Result<bool, String> {
     }
 
     let (error, epoch, parameters) = best;
-    let network = quantize(&parameters);
+    let network = Network::from_float(&parameters);
     let rounding = ordered_sum(&held_out, |sample| {
         let exact = output(&parameters, sample, &hidden_layers(&parameters, sample)) * SCALE as f32;
         let engine = network.evaluate_inputs(&sample.views[0], &sample.views[1]);
