@@ -202,8 +202,20 @@ impl Sprt {
         }
     }
 
-    /// `SPRT: llr 1.23 (41.9%), lbound -2.94, ubound 2.94 - H1 was accepted`, as cutechess-cli prints it.
-    pub fn report(&self, tally: &Tally) -> String {
+    /// Where the test stands after another game, `previous` where it stood
+    /// before. A verdict stands once reached: the test ends at its first
+    /// crossing, and the games still running then are counted but cannot
+    /// undo it.
+    pub fn update(&self, previous: Option<SprtState>, tally: &Tally) -> SprtState {
+        match previous {
+            Some(verdict @ (SprtState::AcceptH0 | SprtState::AcceptH1)) => verdict,
+            _ => self.state(tally),
+        }
+    }
+
+    /// `SPRT: llr 1.23 (41.9%), lbound -2.94, ubound 2.94 - H1 was accepted`,
+    /// as cutechess-cli prints it, for a test standing at `state`.
+    pub fn report(&self, tally: &Tally, state: SprtState) -> String {
         let llr = self.llr(tally);
         let (lower, upper) = self.bounds();
         let share = if llr >= 0.0 {
@@ -211,7 +223,7 @@ impl Sprt {
         } else {
             llr / -lower
         } * 100.0;
-        let state = match self.state(tally) {
+        let state = match state {
             SprtState::Continue => "no decision yet",
             SprtState::AcceptH0 => "H0 was accepted",
             SprtState::AcceptH1 => "H1 was accepted",
@@ -281,9 +293,22 @@ mod tests {
         // Below the midpoint of the hypotheses the ratio leans to H0.
         assert!(sprt.llr(&tally(1, 1, 1)) < 0.0);
         assert_eq!(sprt.llr(&tally(50, 0, 1)), 0.0);
+        let decided = tally(600, 300, 100);
         assert!(
-            sprt.report(&tally(600, 300, 100))
+            sprt.report(&decided, sprt.state(&decided))
                 .ends_with("H1 was accepted")
+        );
+        // A game that ends after the verdict, and takes the ratio back
+        // inside the bounds, does not undo it.
+        let crossed = tally(50, 40, 7);
+        let after = tally(50, 40, 8);
+        assert!(sprt.llr(&crossed) >= upper && (lower..upper).contains(&sprt.llr(&after)));
+        let verdict = sprt.update(None, &crossed);
+        assert_eq!(verdict, SprtState::AcceptH1);
+        assert_eq!(sprt.update(Some(verdict), &after), SprtState::AcceptH1);
+        assert_eq!(
+            sprt.update(Some(SprtState::Continue), &after),
+            SprtState::Continue
         );
         for bad in [
             "elo0=5 elo1=0",

@@ -255,8 +255,9 @@ fn report(
         tally.games()
     );
     if let Some(sprt) = settings.sprt {
-        standings.sprt = Some(sprt.state(&tally));
-        println!("{}", sprt.report(&tally));
+        let state = sprt.update(standings.sprt, &tally);
+        standings.sprt = Some(state);
+        println!("{}", sprt.report(&tally, state));
     }
 }
 
@@ -320,7 +321,8 @@ fn print_table(settings: &MatchSettings, standings: &Standings) {
         standings.switches
     );
     if let Some(sprt) = settings.sprt {
-        println!("{} ({sprt})", sprt.report(&standings.tally));
+        let state = standings.sprt.unwrap_or(SprtState::Continue);
+        println!("{} ({sprt})", sprt.report(&standings.tally, state));
     }
 }
 
