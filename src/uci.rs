@@ -566,6 +566,22 @@ impl Engine {
         go
     }
 
+    /// The time to think for `go`: all of `movetime`, or a share of the clock
+    /// of the colour to move, whoever controls it now (clocks belong to
+    /// colours, spec section 3); none for `go infinite` or without a clock.
+    fn budget(&self, go: &GoCommand) -> Option<Budget> {
+        let overhead = Duration::from_millis(self.options.move_overhead);
+        let (clock, given) = match self.game.position.side_to_move() {
+            Color::White => (go.white, go.clock_given[0]),
+            Color::Black => (go.black, go.clock_given[1]),
+        };
+        match go.movetime {
+            Some(movetime) => Some(Budget::fixed(movetime, overhead)),
+            None if given && !go.infinite => Some(Budget::from_clock(clock, overhead)),
+            None => None,
+        }
+    }
+
     fn go(&mut self, tokens: &[&str]) {
         if tokens.first() == Some(&"perft") {
             self.perft(tokens.get(1).copied());
@@ -577,17 +593,7 @@ impl Engine {
         }
         let started = Instant::now();
         let mut go = self.parse_go(tokens);
-        let overhead = Duration::from_millis(self.options.move_overhead);
-        let us = self.game.position.side_to_move();
-        let (clock, given) = match us {
-            Color::White => (go.white, go.clock_given[0]),
-            Color::Black => (go.black, go.clock_given[1]),
-        };
-        go.limits.budget = match go.movetime {
-            Some(movetime) => Some(Budget::fixed(movetime, overhead)),
-            None if given && !go.infinite => Some(Budget::from_clock(clock, overhead)),
-            None => None,
-        };
+        go.limits.budget = self.budget(&go);
         // `go` with no limit at all searches until `stop`, as `go infinite` does.
         let endless = go.infinite
             || (go.limits.budget.is_none()
@@ -838,5 +844,51 @@ mod tests {
         );
         assert_eq!(parse_count("x"), None);
         assert_eq!(parse_count(""), None);
+    }
+
+    /// The budget `go` would search with after `position`.
+    fn budget_after(position: &str, go: &str) -> Budget {
+        let mut engine = Engine::new();
+        engine.handle("setoption name UCI_Variant value sscc");
+        engine.handle(position);
+        let tokens: Vec<&str> = go.split_whitespace().skip(1).collect();
+        engine
+            .budget(&engine.parse_go(&tokens))
+            .expect("a clock was given")
+    }
+
+    /// Each move is budgeted from the clock of the colour to move: a few
+    /// hundred milliseconds left on it bound the search, whatever the other
+    /// colour has, and after a switch that is the colour the switcher took.
+    #[test]
+    fn the_budget_comes_from_the_clock_of_the_colour_to_move() {
+        let short = Duration::from_millis(300);
+        let cases = [
+            ("position startpos", "go wtime 300 btime 600000"),
+            ("position startpos moves e2e4", "go wtime 600000 btime 300"),
+            // After d2d3 and the switch Black is to move, now the first player's.
+            (
+                "position startpos moves c2c3 e7e5 d2d3 switch",
+                "go wtime 600000 btime 300",
+            ),
+            (
+                "position startpos moves c2c3 e7e5 d2d3 switch g8f6",
+                "go wtime 300 btime 600000 winc 0 binc 0",
+            ),
+        ];
+        for (position, go) in cases {
+            let budget = budget_after(position, go);
+            assert!(budget.hard <= short, "{position} / {go}: {budget:?}");
+            // The same clocks the other way round give far more time.
+            let swapped = go
+                .replace("wtime", "TIME")
+                .replace("btime", "wtime")
+                .replace("TIME", "btime");
+            let roomy = budget_after(position, &swapped);
+            assert!(
+                roomy.soft > Duration::from_secs(5),
+                "{position} / {swapped}: {roomy:?}"
+            );
+        }
     }
 }

@@ -1,7 +1,10 @@
 //! The SSCC game state: moves, switches and their errors, undo, game end and scoring.
 
-use catena::board::{Color, Position};
+mod common;
+
+use catena::board::{Color, MoveKind, Piece, Position};
 use catena::game::{GameError, GameState, Player, Rules, SwitchRule, Termination};
+use common::generators::Rng;
 
 fn game(fen: &str, rule: SwitchRule) -> GameState {
     GameState::from_fen(fen, Rules::new(rule, 2).unwrap()).unwrap()
@@ -214,4 +217,87 @@ fn draws_by_stalemate_repetition_fifty_moves_and_dead_positions() {
             "{fen}"
         );
     }
+}
+
+/// The FEN's last two fields move by the rules: the halfmove clock counts
+/// moves since the last capture or pawn move, the move number goes up after
+/// Black's move. Checked by python-chess's FENs for the same moves.
+#[test]
+fn fen_counters_after_quiet_moves_pawn_moves_and_captures() {
+    let mut state = game("4k3/8/8/3p4/8/2N5/8/4K3 w - - 7 20", SwitchRule::Chain);
+    for (mv, fen) in [
+        ("c3b5", "4k3/8/8/1N1p4/8/8/8/4K3 b - - 8 20"),
+        ("e8e7", "8/4k3/8/1N1p4/8/8/8/4K3 w - - 9 21"),
+        ("e1e2", "8/4k3/8/1N1p4/8/8/4K3/8 b - - 10 21"),
+        ("d5d4", "8/4k3/8/1N6/3p4/8/4K3/8 w - - 0 22"),
+        ("b5d4", "8/4k3/8/8/3N4/8/4K3/8 b - - 0 22"),
+    ] {
+        state.apply_uci_moves(&[mv]).unwrap();
+        assert_eq!(state.position().to_fen(), fen, "after {mv}");
+    }
+}
+
+/// A switch changes who controls the colours, not the board: the FEN after
+/// `move switch` is the FEN after `move`, counters included.
+#[test]
+fn a_switch_leaves_the_fen_counters_as_the_move_set_them() {
+    let switched = from_start("c2c3 e7e5 d2d3 switch");
+    let stayed = from_start("c2c3 e7e5 d2d3");
+    assert_eq!(switched.position().to_fen(), stayed.position().to_fen());
+    assert_eq!(
+        stayed.position().to_fen(),
+        "rnbqkbnr/pppp1ppp/8/4p3/8/2PP4/PP2PPPP/RNBQKBNR b KQkq - 0 2"
+    );
+    let switched = from_start("c2c3 e7e5 d2d3 switch g8f6");
+    assert_eq!(
+        switched.position().to_fen(),
+        "rnbqkb1r/pppp1ppp/5n2/4p3/8/2PP4/PP2PPPP/RNBQKBNR w KQkq - 1 3"
+    );
+}
+
+/// In seeded random SSCC games, switching whenever a chain allows it half
+/// the time, every move's counters are recounted here from the board before
+/// it: reset by a pawn move or a capture, else one more; the move number up
+/// after Black's move, switch or not.
+#[test]
+fn fen_counters_follow_every_move_of_random_sscc_games() {
+    let mut switches = 0;
+    for seed in 0..60 {
+        let mut rng = Rng::new(seed);
+        let mut state = GameState::new(Position::startpos(), Rules::default());
+        for _ in 0..160 {
+            if state.outcome().is_some() {
+                break;
+            }
+            let before = state.position().clone();
+            let moves = before.legal_moves();
+            let mv = moves[rng.below(moves.len())];
+            let switch = state.can_switch_after(mv).is_ok() && rng.percent(50);
+            let pawn = before.piece_on(mv.from()) == Some(Piece::Pawn);
+            let capture = before.color_on(mv.to()) == Some(!before.side_to_move())
+                || mv.kind() == MoveKind::EnPassant;
+            state.apply(mv, switch).unwrap();
+            switches += usize::from(switch);
+            let after = state.position();
+            let halfmove = if pawn || capture {
+                0
+            } else {
+                before.halfmove_clock() + 1
+            };
+            let fullmove =
+                before.fullmove_number() + u16::from(before.side_to_move() == Color::Black);
+            let fen = after.to_fen();
+            let fields: Vec<&str> = fen.split(' ').collect();
+            assert_eq!(
+                fields[4..],
+                [halfmove.to_string(), fullmove.to_string()],
+                "seed {seed}: {} then {mv}{}",
+                before.to_fen(),
+                if switch { " switch" } else { "" }
+            );
+            assert_eq!(after.halfmove_clock(), halfmove);
+            assert_eq!(after.fullmove_number(), fullmove);
+        }
+    }
+    assert!(switches > 100, "only {switches} switches");
 }

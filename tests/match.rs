@@ -694,3 +694,61 @@ fn a_chess_match_never_switches_and_writes_no_sscc_tags() {
         assert!(!game.tags.contains_key("SSCC") && !game.tags.contains_key("WhiteAtEnd"));
     }
 }
+
+fn scripted_command(moves: &str) -> String {
+    let script = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fake_engines/scripted.sh"
+    );
+    format!("sh \"{script}\" {moves}")
+}
+
+/// A game whose last move allowed by `--max-moves` also ends it on the board
+/// is scored by the board, as Cute Chess does, not drawn at the move limit:
+/// here a back-rank mate, then a threefold repetition, on the last move.
+#[test]
+fn the_board_ends_a_game_before_the_move_limit_does() {
+    let dir = ScratchDir::new("match-board-first");
+    for (fen, moves, max_moves, comment) in [
+        (
+            "4r2k/8/8/8/8/8/P4PPP/6K1 w - -",
+            "a2a3 e8e1",
+            "1",
+            "Black mates",
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -",
+            "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8",
+            "4",
+            "Draw by 3-fold repetition",
+        ),
+    ] {
+        let openings = dir.join("openings.epd");
+        std::fs::write(&openings, format!("{fen}\n")).unwrap();
+        let engines = engine_list(
+            &dir,
+            &[
+                ("A", scripted_command(moves), 1),
+                ("B", scripted_command(moves), 1),
+            ],
+        );
+        let (output, pgn) = play_to_pgn(
+            &dir,
+            &engines,
+            &[
+                "--variant",
+                "chess",
+                "--games",
+                "2",
+                "--openings",
+                openings.to_str().unwrap(),
+                "--max-moves",
+                max_moves,
+            ],
+        );
+        for game in check_match(&output, &pgn, ["A", "B"], 2) {
+            assert_eq!(game.comment, comment, "{game:?}");
+            assert_eq!(game.tag("Termination"), "normal");
+        }
+    }
+}

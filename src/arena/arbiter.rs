@@ -234,6 +234,12 @@ pub fn play(seats: &mut Seats, opening: &Opening, settings: &GameSettings) -> Pl
         }
         game.apply(mv, switch)
             .expect("the move is legal and the switch allowed");
+        // The board first, as Cute Chess does: a move that mates or repeats
+        // ends the game on the board even when it is also the last one
+        // `--max-moves` allows; the loop's head scores it.
+        if game.outcome().is_some() {
+            continue;
+        }
         if let Some(verdict) = judge.judge(&game, player, answer.score) {
             let color = color_of(&game, player);
             return match verdict {
