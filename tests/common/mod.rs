@@ -3,6 +3,7 @@
 
 pub mod generators;
 pub mod large_grids;
+pub mod minimax;
 pub mod oracle;
 pub mod scratch;
 
