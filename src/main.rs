@@ -25,7 +25,7 @@ enum Command {
     Perft(PerftArgs),
     Chain(ChainArgs),
     /// Play a match between two engines (SSCC or chess), refereed by Catena.
-    Match(MatchArgs),
+    Match(Box<MatchArgs>),
     Play(PlayArgs),
     /// Fit the evaluation network to labelled positions.
     Train(TrainArgs),
@@ -47,7 +47,15 @@ fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
         .target(env_logger::Target::Stderr)
         .init();
-    let cli = match Cli::try_parse() {
+    // A command line written for fastchess: `catena match -engine cmd=… -each tc=…`.
+    let argv = match arena::fastchess::rewrite_command_line(std::env::args_os().collect()) {
+        Ok(argv) => argv,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return ExitCode::from(2);
+        }
+    };
+    let cli = match Cli::try_parse_from(argv) {
         Ok(cli) => cli,
         Err(error) if !error.use_stderr() => {
             // --help and --version: print as clap does.

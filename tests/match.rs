@@ -752,3 +752,262 @@ fn the_board_ends_a_game_before_the_move_limit_does() {
         }
     }
 }
+
+/// The fastchess results block's line starting with `prefix`.
+fn block_line<'a>(text: &'a str, prefix: &str) -> &'a str {
+    text.lines()
+        .rev()
+        .find(|line| line.starts_with(prefix))
+        .unwrap_or_else(|| panic!("no line '{prefix}…' in\n{text}"))
+}
+
+/// The whole numbers of a line, in order: `Games: 4, Wins: 1, …` gives 4, 1, ….
+fn numbers_of(line: &str) -> Vec<u32> {
+    line.split(|c: char| !c.is_ascii_digit() && c != '.')
+        .filter_map(|word| word.parse().ok())
+        .collect()
+}
+
+/// The pentanomial counts of the games, by rounds 1 and 2, 3 and 4, …: pairs
+/// scoring 0, ½, 1, 1½ and 2 points for `name`.
+fn pentanomial_of(games: &[Replayed], name: &str) -> [u32; 5] {
+    let mut by_round: Vec<&Replayed> = games.iter().collect();
+    by_round.sort_by_key(|game| game.tag("Round").parse::<u32>().unwrap());
+    let mut counts = [0; 5];
+    for pair in by_round.chunks(2) {
+        let points: f64 = pair.iter().map(|game| game.points_of(name)).sum();
+        counts[(points * 2.0) as usize] += 1;
+    }
+    counts
+}
+
+/// A command line written for fastchess: inline engines, `-each`, rounds,
+/// openings in order, a PGN file, an SPRT. The PGN replays correctly, the
+/// openings follow the file (each twice, colours reversed), and the output is
+/// fastchess's: `Started game`/`Finished game` lines and one results block
+/// whose counts add up from the records.
+#[test]
+fn a_fastchess_command_line_plays_and_reports_as_fastchess() {
+    let dir = ScratchDir::new("match-fastchess");
+    let openings = dir.join("book.epd");
+    let fens = [
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+        "rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1",
+    ];
+    std::fs::write(&openings, fens.join("\n") + "\n").unwrap();
+    let pgn = dir.join("games.pgn");
+    let cmd = format!("cmd={CATENA}");
+    let book = format!("file={}", openings.display());
+    let pgnout = format!("file={}", pgn.display());
+    let output = run_match(&[
+        "-engine",
+        &cmd,
+        "name=A",
+        "depth=1",
+        "-engine",
+        &cmd,
+        "name=B",
+        "depth=2",
+        "-each",
+        "tc=1+0.01",
+        "-rounds",
+        "2",
+        "-repeat",
+        "-concurrency",
+        "2",
+        "-openings",
+        &book,
+        "format=epd",
+        "order=sequential",
+        "-pgnout",
+        &pgnout,
+        "-maxmoves",
+        "60",
+        "-sprt",
+        "elo0=0",
+        "elo1=10",
+        "model=logistic",
+        "-recover",
+    ]);
+    let games = check_match(&output, &pgn, ["A", "B"], 4);
+    let text = stdout(&output);
+    // Each opening twice, colours reversed, in file order.
+    for game in &games {
+        let round: usize = game.tag("Round").parse().unwrap();
+        assert_eq!(game.tag("FEN"), fens[(round - 1) / 2], "{game:?}");
+        let white = if round % 2 == 1 { "A" } else { "B" };
+        assert_eq!(game.tag("White"), white);
+    }
+    // fastchess's progress lines, not Catena's, and no game on stdout.
+    for game in 1..=4 {
+        assert!(
+            text.lines()
+                .any(|line| line.starts_with(&format!("Started game {game} of 4 ("))),
+            "{text}"
+        );
+    }
+    for line in text
+        .lines()
+        .filter(|line| line.starts_with("Finished game"))
+    {
+        assert!(line.ends_with('}') && !line.contains("switches"), "{line}");
+    }
+    assert!(
+        !text.contains("[Event") && !text.contains("Score of"),
+        "{text}"
+    );
+    // One results block, at the end, that adds up.
+    assert_eq!(text.matches("Results of A vs B").count(), 1, "{text}");
+    assert!(
+        text.contains("Results of A vs B (1+0.01, 1t, 16MB, book.epd):"),
+        "{text}"
+    );
+    assert!(block_line(&text, "Elo: ").contains(", nElo: "));
+    assert!(block_line(&text, "LOS: ").contains(" %, DrawRatio: "));
+    let [_, wins, draws, losses, ..] = table_row(&text, "A");
+    assert_eq!(
+        numbers_of(block_line(&text, "Games: "))[..4],
+        [4, wins, losses, draws]
+    );
+    let counts = pentanomial_of(&games, "A");
+    let ptnml = block_line(&text, "Ptnml(0-2): ");
+    let listed = ptnml.trim_start_matches("Ptnml(0-2): ");
+    assert_eq!(numbers_of(listed)[..5], counts, "{ptnml}");
+    assert!(
+        block_line(&text, "LLR: ").ends_with("(-2.94, 2.94) [0.00, 10.00]"),
+        "{text}"
+    );
+    let last: Vec<&str> = text.lines().rev().take(2).collect();
+    assert_eq!(last, ["Finished match", "Tournament finished"]);
+}
+
+/// `order=random` shuffles the openings the same way for the same `-srand`;
+/// `-variant standard` plays chess; `-output format=cutechess` keeps Catena's
+/// own lines.
+#[test]
+fn fastchess_random_openings_follow_the_seed() {
+    let dir = ScratchDir::new("match-fastchess-random");
+    let openings = dir.join("book.pgn");
+    let starts = ["e4 e5", "d4 d5", "c4 e5", "Nf3 d5", "c3 e5", "e4 c5"];
+    let text: String = starts
+        .iter()
+        .map(|moves| format!("1. {moves} *\n\n"))
+        .collect();
+    std::fs::write(&openings, text).unwrap();
+    let cmd = format!("cmd={CATENA}");
+    let book = format!("file={}", openings.display());
+    let play = |seed: &str, name: &str| {
+        let pgn = dir.join(name);
+        let pgnout = format!("file={}", pgn.display());
+        let output = run_match(&[
+            "-engine",
+            &cmd,
+            "name=A",
+            "depth=1",
+            "-engine",
+            &cmd,
+            "name=B",
+            "depth=1",
+            "-each",
+            "tc=1+0.01",
+            "-rounds",
+            "6",
+            "-concurrency",
+            "2",
+            "-openings",
+            &book,
+            "format=pgn",
+            "order=random",
+            "-srand",
+            seed,
+            "-pgnout",
+            &pgnout,
+            "-variant",
+            "standard",
+            "-maxmoves",
+            "30",
+            "-output",
+            "format=cutechess",
+        ]);
+        let games = check_match(&output, &pgn, ["A", "B"], 12);
+        assert!(stdout(&output).contains("Score of A vs B"));
+        let mut by_round: Vec<&Replayed> = games.iter().collect();
+        by_round.sort_by_key(|game| game.tag("Round").parse::<u32>().unwrap());
+        for game in &by_round {
+            assert!(game.switches == 0 && !game.tags.contains_key("SSCC"));
+        }
+        by_round
+            .chunks(2)
+            .map(|pair| {
+                assert_eq!(pair[0].moves[..2], pair[1].moves[..2]);
+                pair[0].moves[..2].join(" ")
+            })
+            .collect::<Vec<_>>()
+    };
+    let first = play("7", "first.pgn");
+    assert_eq!(
+        first,
+        play("7", "again.pgn"),
+        "the same seed, the same order"
+    );
+    let mut sorted = first.clone();
+    sorted.sort();
+    let mut expected: Vec<String> = starts.iter().map(|start| start.to_string()).collect();
+    expected.sort();
+    assert_eq!(sorted, expected, "every opening once");
+    assert_ne!(first, starts, "shuffled");
+}
+
+/// What fastchess accepts and Catena cannot honour is refused before the
+/// match: one line naming it on stderr, exit status 2.
+#[test]
+fn fastchess_options_catena_cannot_honour_get_one_clear_line_and_status_2() {
+    let cmd = format!("cmd={CATENA}");
+    for (args, expected) in [
+        (
+            vec!["-noswap"],
+            "fastchess's option -noswap is not supported",
+        ),
+        (
+            vec!["-tb", "/syzygy"],
+            "fastchess's option -tb is not supported",
+        ),
+        (vec!["-games", "4"], "-games 4 is not supported"),
+        (
+            vec!["-sprt", "elo0=0", "elo1=2", "model=normalized"],
+            "model=normalized is not supported",
+        ),
+        (
+            vec!["-pgnout", "file=x.pgn", "notation=lan"],
+            "notation=lan is not supported",
+        ),
+        (
+            vec!["-variant", "fischerandom"],
+            "fischerandom is not supported",
+        ),
+        (
+            vec!["-engine", &cmd, "tc=1+0.1", "-engine", &cmd, "tc=2+0.1"],
+            "time controls differ",
+        ),
+        (
+            vec![
+                "-engine",
+                &cmd,
+                "name=A",
+                "ponder=on",
+                "-engine",
+                &cmd,
+                "name=B",
+            ],
+            "unknown key 'ponder'",
+        ),
+        (vec!["-bogus"], "unknown option '-bogus'"),
+    ] {
+        let output = run_match(&args);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(expected), "{args:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(output.stdout.is_empty(), "{args:?}");
+    }
+}

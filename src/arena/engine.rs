@@ -71,6 +71,8 @@ pub struct Engine {
     lines: Receiver<String>,
     /// Whether the engine offers `UCI_Variant` `sscc`, and so takes `switch` tokens.
     sscc: bool,
+    /// The options' values: those set, else the defaults the engine offered.
+    option_values: Vec<(String, String)>,
 }
 
 impl Engine {
@@ -114,6 +116,7 @@ impl Engine {
             input,
             lines,
             sscc: false,
+            option_values: Vec::new(),
         };
         engine
             .handshake(variant)
@@ -161,8 +164,14 @@ impl Engine {
                 }
             }
         }
+        self.option_values = offered
+            .iter()
+            .filter_map(|option| Some((option.name.clone(), option.default.clone()?)))
+            .collect();
         for (name, value) in settings {
             self.send(&format!("setoption name {name} value {value}"))?;
+            self.option_values.retain(|(set, _)| *set != name);
+            self.option_values.push((name, value));
         }
         for line in self.spec.init_strings.clone() {
             self.send(&line)?;
@@ -172,6 +181,14 @@ impl Engine {
 
     pub fn name(&self) -> &str {
         &self.spec.name
+    }
+
+    /// The value of the option `name`: as set, else the engine's default.
+    pub fn option(&self, name: &str) -> Option<&str> {
+        self.option_values
+            .iter()
+            .find(|(set, _)| set == name)
+            .map(|(_, value)| value.as_str())
     }
 
     pub fn spec(&self) -> &EngineSpec {
@@ -284,6 +301,14 @@ impl EngineSlot {
         Ok(self.engine.as_mut().expect("started above"))
     }
 
+    /// Ends the engine between games, as fastchess's `restart=on` asks: the
+    /// next game gets a fresh process.
+    pub fn restart(&mut self) {
+        if self.engine.take().is_some() {
+            log::debug!("{}: restarting for the next game", self.spec.name);
+        }
+    }
+
     /// Ends the engine after a fault: whatever state it is in, the next game
     /// gets a fresh process.
     pub fn discard(&mut self) {
@@ -335,10 +360,12 @@ fn read_score(line: &str) -> Option<Score> {
     }
 }
 
-/// What an `option` line of the handshake offers: the name and any combo values.
+/// What an `option` line of the handshake offers: the name, the default and
+/// any combo values.
 #[derive(Debug, PartialEq, Eq)]
 struct OfferedOption {
     name: String,
+    default: Option<String>,
     vars: Vec<String>,
 }
 
@@ -366,6 +393,7 @@ impl OfferedOption {
         };
         Some(OfferedOption {
             name: joined("name").next()?,
+            default: joined("default").next(),
             vars: joined("var").collect(),
         })
     }
@@ -387,6 +415,7 @@ mod tests {
             OfferedOption::read("option name Move Overhead type spin default 10 min 0 max 5000")
                 .unwrap();
         assert_eq!(spaced.name, "Move Overhead");
+        assert_eq!(spaced.default.as_deref(), Some("10"));
         assert!(OfferedOption::read("id name Catena").is_none());
         assert_eq!(
             read_score("info depth 12 seldepth 20 score cp -31 nodes 5 pv e2e4"),

@@ -66,7 +66,11 @@ pub struct EngineSpec {
 pub fn load(path: &Path) -> Result<Vec<EngineSpec>, String> {
     let text = std::fs::read_to_string(path)
         .map_err(|error| format!("cannot read the engine list {}: {error}", path.display()))?;
-    let base = path.parent().unwrap_or(Path::new("."));
+    // `engines.json` has the parent "", which no process can start in.
+    let base = path
+        .parent()
+        .filter(|parent| !parent.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
     parse(&text, base).map_err(|error| format!("engine list {}: {error}", path.display()))
 }
 
@@ -94,11 +98,7 @@ fn resolve(entry: Entry, base: &Path) -> Result<EngineSpec, String> {
         .next()
         .ok_or_else(|| format!("engine '{name}': the command is empty"))?;
     let working_directory = base.join(&entry.working_directory);
-    let program = if program.contains('/') {
-        working_directory.join(program)
-    } else {
-        PathBuf::from(program)
-    };
+    let program = resolve_program(&program, &working_directory);
     let options = entry
         .options
         .into_iter()
@@ -131,8 +131,18 @@ fn resolve(entry: Entry, base: &Path) -> Result<EngineSpec, String> {
     })
 }
 
+/// A program containing `/` taken from the working directory, a bare name
+/// looked up in `PATH`.
+pub(super) fn resolve_program(program: &str, working_directory: &Path) -> PathBuf {
+    if program.contains('/') {
+        working_directory.join(program)
+    } else {
+        PathBuf::from(program)
+    }
+}
+
 /// A command line split into words at white space, double quotes grouping.
-fn split_command(command: &str) -> Result<Vec<String>, String> {
+pub(super) fn split_command(command: &str) -> Result<Vec<String>, String> {
     let mut words = Vec::new();
     let mut word = String::new();
     let mut in_word = false;

@@ -5,16 +5,25 @@
 //! processes spoken to with deadlines, so that a crash, a hang or garbage costs
 //! the engine that game and nothing else; the match (`tournament.rs`) shares the
 //! games among threads and writes each to the PGN as it ends.
+//!
+//! Engines come from an engine list or from the command line (`--engine
+//! KEY=VALUE…`, `engine_fields.rs`); a command line written for fastchess is
+//! rewritten into these options first (`fastchess.rs`), and `--output
+//! fastchess` prints what fastchess prints (`fastchess_output.rs`).
 
 mod adjudication;
 mod arbiter;
 mod engine;
+mod engine_fields;
 mod engine_list;
+pub mod fastchess;
+mod fastchess_output;
 mod openings;
 mod stats;
 mod time_control;
 mod tournament;
 
+use std::fmt::Display;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -25,17 +34,22 @@ pub use arbiter::{
     Ending, GameSettings, Offence, Played, color_of, go_command, position_command, read_bestmove,
 };
 pub use engine::{Engine, EngineSlot};
+pub use engine_fields::{EngineField, EngineLimits, InlineEngines};
 pub use engine_list::EngineSpec;
-pub use openings::Opening;
-pub use stats::{Sprt, SprtState, Tally};
+pub use openings::{Opening, OpeningsFormat, OpeningsOrder};
+pub use stats::{Pentanomial, Sprt, SprtState, Tally};
 pub use time_control::{Clock, Clocks, TimeControl};
-pub use tournament::{Forfeits, MatchSettings, Standings};
+pub use tournament::{Forfeits, MatchSettings, OutputFormat, Standings};
 
 use crate::game::{Rules, SwitchRule};
 use crate::search::Variant;
 
 /// The engine list at the top of the repository this binary was built from.
 const DEFAULT_ENGINES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/engines.json");
+/// The time control without `--tc`.
+const DEFAULT_TC: &str = "5+0.05";
+/// Milliseconds past zero without `--timemargin`.
+const DEFAULT_TIME_MARGIN: u64 = 50;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum VariantName {
@@ -52,24 +66,53 @@ pub struct MatchArgs {
     /// The engine list [default: engines.json at the top of the repository].
     #[arg(long, value_name = "FILE")]
     engines: Option<PathBuf>,
+    #[command(flatten)]
+    engine: InlineEngines,
+    /// Words for both engines, as --engine takes them, applied after each engine's own.
+    #[arg(long, value_name = "KEY=VALUE", num_args = 1..)]
+    each: Vec<EngineField>,
     /// Games to play [default: 2].
     #[arg(long, value_name = "N", conflicts_with = "rounds", value_parser = clap::value_parser!(u32).range(1..))]
     games: Option<u32>,
     /// Rounds to play, each an opening with either engine White: 2 games a round.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     rounds: Option<u32>,
-    /// Time control, as cutechess-cli writes it: 40/60+0.6, 10+0.1, st=0.5.
-    #[arg(long, value_name = "SPEC", default_value = "5+0.05")]
-    tc: TimeControl,
+    /// Time control, as cutechess-cli writes it: 40/60+0.6, 10+0.1, st=0.5 [default: 5+0.05].
+    #[arg(long, value_name = "SPEC")]
+    tc: Option<TimeControl>,
     /// Games played at once, each by its own pair of engine processes.
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
     concurrency: u32,
     /// Openings, EPD (one position a line) or PGN (.pgn); each is played twice, colours reversed.
     #[arg(long, value_name = "FILE")]
     openings: Option<PathBuf>,
+    /// How the openings file is written [default: PGN if it ends in .pgn, else EPD].
+    #[arg(long, value_enum, value_name = "FORMAT", requires = "openings")]
+    openings_format: Option<OpeningsFormat>,
+    /// The order the openings are played in; random is fixed by --srand.
+    #[arg(long, value_enum, value_name = "ORDER", default_value = "sequential")]
+    openings_order: OpeningsOrder,
+    /// Start with this opening of the sequence (1 is the first).
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    openings_start: u32,
+    /// Play at most this many plies of each PGN opening.
+    #[arg(long, value_name = "N")]
+    openings_plies: Option<u32>,
+    /// The seed of --openings-order random: the same seed, the same order.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    srand: u64,
     /// Append each finished game to this PGN file [default: print the games].
     #[arg(long, value_name = "FILE")]
     pgn: Option<PathBuf>,
+    /// Empty the PGN file first instead of appending to it.
+    #[arg(long, requires = "pgn")]
+    pgn_overwrite: bool,
+    /// What to print: Catena's cutechess-like lines and table, or fastchess's lines and results.
+    #[arg(long, value_enum, value_name = "FORMAT", default_value = "cutechess")]
+    output: OutputFormat,
+    /// With --output fastchess, a results block every N pairs of games (0: only at the end).
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    rating_interval: u32,
     /// SSCC, or chess (every switch refused, no SSCC tags).
     #[arg(long, value_enum, default_value = "sscc")]
     variant: VariantName,
@@ -91,12 +134,15 @@ pub struct MatchArgs {
     /// Draw a game when it reaches this many moves.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     max_moves: Option<u32>,
-    /// Milliseconds a clock may run past zero before the flag falls.
-    #[arg(long, value_name = "MS", default_value_t = 50)]
-    timemargin: u64,
+    /// Milliseconds a clock may run past zero before the flag falls [default: 50].
+    #[arg(long, value_name = "MS")]
+    timemargin: Option<u64>,
     /// The PGN tag Event.
     #[arg(long, default_value = "Catena match")]
     event: String,
+    /// The PGN tag Site.
+    #[arg(long, default_value = "?")]
+    site: String,
 }
 
 /// Runs `catena match`.
@@ -130,30 +176,26 @@ pub fn engine_named(list: &[EngineSpec], path: &Path, name: &str) -> Result<Engi
 
 /// The match the arguments describe, every file read and every value checked.
 pub fn settings(args: &MatchArgs) -> Result<MatchSettings, String> {
-    let (engines_path, list) = engine_list(args.engines.as_deref())?;
-    let pick = |name: &str| engine_named(&list, &engines_path, name);
-    let engines = match &args.names[..] {
-        [] if list.len() >= 2 => [list[0].clone(), list[1].clone()],
-        [] => {
-            return Err(format!(
-                "{} lists fewer than two engines: name them",
-                engines_path.display()
-            ));
-        }
-        [first] => {
-            let second = list.iter().find(|spec| spec.name != *first).cloned();
-            [pick(first)?, second.ok_or("name the second engine")?]
-        }
-        [first, second, ..] => [pick(first)?, pick(second)?],
-    };
+    let [(first, first_limits), (second, second_limits)] = engines(args)?;
+    let names = [first.name.as_str(), second.name.as_str()];
+    let time_control = agreed(
+        "time control",
+        ("--tc", args.tc),
+        names,
+        [first_limits.time_control, second_limits.time_control],
+    )?
+    .map_or_else(|| DEFAULT_TC.parse(), Ok)?;
+    let time_margin = agreed(
+        "time margin",
+        ("--timemargin", args.timemargin),
+        names,
+        [first_limits.time_margin, second_limits.time_margin],
+    )?
+    .unwrap_or(DEFAULT_TIME_MARGIN);
     let rules = Rules::new(args.rule, args.min_enclosed)?;
     let variant = match args.variant {
         VariantName::Sscc => Variant::Sscc(rules),
         VariantName::Chess => Variant::Chess,
-    };
-    let openings = match &args.openings {
-        Some(path) => openings::load(path, rules)?,
-        None => vec![Opening::startpos()],
     };
     let adjudication = Adjudication {
         resign: (!args.resign.is_empty())
@@ -173,19 +215,127 @@ pub fn settings(args: &MatchArgs) -> Result<MatchSettings, String> {
         (None, None) => 2,
     };
     Ok(MatchSettings {
-        engines,
+        engines: [first, second],
         games,
-        openings,
+        openings: openings(args, rules)?,
         game: GameSettings {
             variant,
-            time_control: args.tc,
-            time_margin: Duration::from_millis(args.timemargin),
+            time_control,
+            time_margin: Duration::from_millis(time_margin),
             adjudication,
         },
         concurrency: args.concurrency as usize,
-        print_games: args.pgn.is_none(),
+        print_games: args.pgn.is_none() && args.output == OutputFormat::Cutechess,
         pgn: args.pgn.clone(),
+        pgn_append: !args.pgn_overwrite,
         sprt,
         event: args.event.clone(),
+        site: args.site.clone(),
+        restart: [first_limits.restart, second_limits.restart],
+        output: args.output,
+        rating_interval: args.rating_interval,
+        book: args.openings.as_ref().map(|path| {
+            path.file_name()
+                .unwrap_or(path.as_os_str())
+                .to_string_lossy()
+                .into_owned()
+        }),
     })
+}
+
+/// The two engines, from the command line or from the list, `--each` applied.
+fn engines(args: &MatchArgs) -> Result<[(EngineSpec, EngineLimits); 2], String> {
+    let pair = if args.engine.0.is_empty() {
+        let [first, second] = listed_engines(args)?;
+        [
+            engine_fields::with_each(first, &args.each)?,
+            engine_fields::with_each(second, &args.each)?,
+        ]
+    } else {
+        let [first, second] = &args.engine.0[..] else {
+            return Err(format!(
+                "--engine: give two engines, not {}",
+                args.engine.0.len()
+            ));
+        };
+        [
+            engine_fields::inline_engine(first, &args.each)?,
+            engine_fields::inline_engine(second, &args.each)?,
+        ]
+    };
+    if pair[0].0.name == pair[1].0.name {
+        return Err(format!(
+            "both engines are called '{}': give them different names",
+            pair[0].0.name
+        ));
+    }
+    Ok(pair)
+}
+
+/// The two engines of the list the NAMEs pick.
+fn listed_engines(args: &MatchArgs) -> Result<[EngineSpec; 2], String> {
+    let (engines_path, list) = engine_list(args.engines.as_deref())?;
+    let pick = |name: &str| engine_named(&list, &engines_path, name);
+    Ok(match &args.names[..] {
+        [] if list.len() >= 2 => [list[0].clone(), list[1].clone()],
+        [] => {
+            return Err(format!(
+                "{} lists fewer than two engines: name them",
+                engines_path.display()
+            ));
+        }
+        [first] => {
+            let second = list.iter().find(|spec| spec.name != *first).cloned();
+            [pick(first)?, second.ok_or("name the second engine")?]
+        }
+        [first, second, ..] => [pick(first)?, pick(second)?],
+    })
+}
+
+/// The one value of a setting the match and both engines may each give:
+/// they must agree, as Catena plays both engines under one clock.
+fn agreed<T: Copy + PartialEq + Display>(
+    what: &str,
+    (option, given): (&str, Option<T>),
+    names: [&str; 2],
+    per_engine: [Option<T>; 2],
+) -> Result<Option<T>, String> {
+    let sources: Vec<(&str, T)> = [
+        (option, given),
+        (names[0], per_engine[0]),
+        (names[1], per_engine[1]),
+    ]
+    .into_iter()
+    .filter_map(|(source, value)| Some((source, value?)))
+    .collect();
+    match sources.first() {
+        Some(&(_, value)) if sources.iter().any(|&(_, other)| other != value) => {
+            let listed: Vec<String> = sources
+                .iter()
+                .map(|(source, value)| format!("{source}: {value}"))
+                .collect();
+            Err(format!(
+                "the {what}s differ ({}): catena match gives both engines one {what}",
+                listed.join(", ")
+            ))
+        }
+        first => Ok(first.map(|&(_, value)| value)),
+    }
+}
+
+/// The openings in the order they are played: the file's, shuffled or not,
+/// from the chosen start; without a file, the start position.
+fn openings(args: &MatchArgs, rules: Rules) -> Result<Vec<Opening>, String> {
+    let Some(path) = &args.openings else {
+        return Ok(vec![Opening::startpos()]);
+    };
+    let mut openings = openings::load(path, rules, args.openings_format)?;
+    if let Some(plies) = args.openings_plies {
+        openings::truncate(&mut openings, plies as usize);
+    }
+    if args.openings_order == OpeningsOrder::Random {
+        openings::shuffle(&mut openings, args.srand);
+    }
+    openings::start_at(&mut openings, args.openings_start as usize);
+    Ok(openings)
 }

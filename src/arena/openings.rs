@@ -1,6 +1,9 @@
-//! Opening positions for a match, from EPD or PGN files.
+//! Opening positions for a match, from EPD or PGN files, in file order or
+//! shuffled by a seed, from any starting point of the file.
 
 use std::path::Path;
+
+use clap::ValueEnum;
 
 use crate::board::{Move, Position};
 use crate::game::pgn;
@@ -32,13 +35,39 @@ impl Opening {
     }
 }
 
-/// The openings of a file: PGN if its name ends in `.pgn`, else EPD.
-pub fn load(path: &Path, rules: Rules) -> Result<Vec<Opening>, String> {
+/// How an openings file is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum OpeningsFormat {
+    Epd,
+    Pgn,
+}
+
+/// The order the openings are played in.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum OpeningsOrder {
+    /// As in the file.
+    #[default]
+    Sequential,
+    /// Shuffled, the same way for the same seed.
+    Random,
+}
+
+/// The openings of a file in `format`, by default PGN if its name ends in
+/// `.pgn`, else EPD.
+pub fn load(
+    path: &Path,
+    rules: Rules,
+    format: Option<OpeningsFormat>,
+) -> Result<Vec<Opening>, String> {
     let text = std::fs::read_to_string(path)
         .map_err(|error| format!("cannot read the openings {}: {error}", path.display()))?;
-    let is_pgn = path
-        .extension()
-        .is_some_and(|extension| extension.eq_ignore_ascii_case("pgn"));
+    let is_pgn = format.map_or_else(
+        || {
+            path.extension()
+                .is_some_and(|extension| extension.eq_ignore_ascii_case("pgn"))
+        },
+        |format| format == OpeningsFormat::Pgn,
+    );
     let openings = if is_pgn {
         from_pgn(&text, rules)
     } else {
@@ -102,6 +131,49 @@ pub fn from_epd(text: &str) -> Result<Vec<Opening>, String> {
         .collect()
 }
 
+/// Keeps at most `plies` moves of each opening.
+pub fn truncate(openings: &mut [Opening], plies: usize) {
+    for opening in openings {
+        opening.moves.truncate(plies);
+    }
+}
+
+/// Puts the openings in an order fixed by `seed` (Fisher-Yates).
+pub fn shuffle(openings: &mut [Opening], seed: u64) {
+    let mut random = SplitMix64(seed);
+    for last in (1..openings.len()).rev() {
+        let pick = random.below(last as u64 + 1) as usize;
+        openings.swap(last, pick);
+    }
+}
+
+/// Starts the sequence at the `start`th opening (1 is the first), the ones
+/// before it following the last.
+pub fn start_at(openings: &mut [Opening], start: usize) {
+    if !openings.is_empty() {
+        openings.rotate_left(start.saturating_sub(1) % openings.len());
+    }
+}
+
+/// Sebastiano Vigna's SplitMix64: small, seedable with any value, and good
+/// enough to shuffle a book.
+struct SplitMix64(u64);
+
+impl SplitMix64 {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// A number below `bound`, by multiplying rather than by a biased remainder.
+    fn below(&mut self, bound: u64) -> u64 {
+        ((u128::from(self.next()) * u128::from(bound)) >> 64) as u64
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -121,6 +193,48 @@ mod tests {
         assert!(error.starts_with("line 1:"), "{error}");
     }
 
+    /// Ten openings told apart by their fullmove number.
+    fn numbered() -> Vec<Opening> {
+        crate::board::attacks::init();
+        let text: String = (1..=10)
+            .map(|n| format!("4k3/8/8/8/8/8/4P3/4K3 w - - 0 {n}\n"))
+            .collect();
+        from_epd(&text).unwrap()
+    }
+
+    fn numbers(openings: &[Opening]) -> Vec<u32> {
+        openings
+            .iter()
+            .map(|opening| opening.start.fullmove_number() as u32)
+            .collect()
+    }
+
+    #[test]
+    fn shuffles_by_seed_and_starts_anywhere() {
+        let mut once = numbered();
+        shuffle(&mut once, 7);
+        let mut again = numbered();
+        shuffle(&mut again, 7);
+        assert_eq!(
+            numbers(&once),
+            numbers(&again),
+            "the same seed, the same order"
+        );
+        let mut sorted = numbers(&once);
+        sorted.sort();
+        assert_eq!(sorted, (1..=10).collect::<Vec<_>>(), "a permutation");
+        assert_ne!(numbers(&once), (1..=10).collect::<Vec<_>>());
+        let mut other = numbered();
+        shuffle(&mut other, 8);
+        assert_ne!(numbers(&once), numbers(&other));
+        let mut started = numbered();
+        start_at(&mut started, 9);
+        assert_eq!(numbers(&started)[..3], [9, 10, 1]);
+        let mut wrapped = numbered();
+        start_at(&mut wrapped, 12);
+        assert_eq!(numbers(&wrapped)[0], 2);
+    }
+
     #[test]
     fn reads_pgn_openings_with_switches_under_the_match_rules() {
         crate::board::attacks::init();
@@ -131,6 +245,10 @@ mod tests {
         assert!(openings[0].moves[2].1);
         let game = openings[0].game(Rules::default()).unwrap();
         assert_eq!(game.uci_moves(), "c2c3 e7e5 d2d3 switch g8f6");
+        let mut short = openings.clone();
+        truncate(&mut short, 2);
+        assert_eq!(short[0].moves.len(), 2);
+        assert_eq!(short[1].moves.len(), 1);
         // MinEnclosed 3: 2.d3 surrounds only two squares, so the switch is refused.
         let strict = Rules::new(Default::default(), 3).unwrap();
         assert!(from_pgn(text, strict).unwrap_err().contains("game 1"));

@@ -1,5 +1,7 @@
 //! What a match's score says: the Elo difference with its 95% error bars, the
-//! likelihood of superiority, and the sequential probability ratio test.
+//! likelihood of superiority, and the sequential probability ratio test; from
+//! the games one by one (`Tally`) or from the pairs of games played from one
+//! opening (`Pentanomial`, with normalized Elo, as fastchess reports them).
 
 use std::fmt;
 use std::str::FromStr;
@@ -79,6 +81,143 @@ impl Tally {
             0.5 * (1.0
                 + erf((f64::from(self.wins) - f64::from(self.losses)) / (2.0 * decisive).sqrt()))
         })
+    }
+}
+
+/// The pairs of games played from one opening, one with either colour,
+/// counted by the first side's points over the pair: the pentanomial counts
+/// fastchess reports. Pairing cancels much of what an opening gives one colour,
+/// so the error bars are tighter than from the games counted one by one.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Pentanomial {
+    /// Two losses.
+    pub ll: u32,
+    /// A loss and a draw.
+    pub ld: u32,
+    /// A win and a loss.
+    pub wl: u32,
+    /// Two draws.
+    pub dd: u32,
+    /// A win and a draw.
+    pub wd: u32,
+    /// Two wins.
+    pub ww: u32,
+}
+
+/// 800 / ln 10: normalized Elo per unit of score over its standard deviation.
+const NELO_SCALE: f64 = 347.435_585_522_667_6;
+
+impl Pentanomial {
+    /// Adds a pair in which the first side scored `first` and `second` (each 1, ½ or 0).
+    pub fn add(&mut self, first: f64, second: f64) {
+        let counter = match (first + second, first.max(second)) {
+            (0.0, _) => &mut self.ll,
+            (0.5, _) => &mut self.ld,
+            (1.0, 1.0) => &mut self.wl,
+            (1.0, _) => &mut self.dd,
+            (1.5, _) => &mut self.wd,
+            _ => &mut self.ww,
+        };
+        *counter += 1;
+    }
+
+    pub fn pairs(&self) -> u32 {
+        self.counts().iter().sum()
+    }
+
+    /// The pairs by points, as fastchess prints them: 0, ½, 1 (a win and a
+    /// loss, or two draws), 1½, 2.
+    pub fn counts(&self) -> [u32; 5] {
+        [self.ll, self.ld, self.wl + self.dd, self.wd, self.ww]
+    }
+
+    /// Each pair's share of the points, 0 to 1, with how many pairs scored it.
+    fn shares(&self) -> [(f64, f64); 5] {
+        let counts = self.counts();
+        std::array::from_fn(|index| (index as f64 / 4.0, f64::from(counts[index])))
+    }
+
+    /// The mean share of the points per pair, 0 to 1; `None` before the first pair.
+    pub fn score(&self) -> Option<f64> {
+        let pairs = f64::from(self.pairs());
+        (pairs > 0.0).then(|| {
+            self.shares()
+                .iter()
+                .map(|(share, count)| share * count)
+                .sum::<f64>()
+                / pairs
+        })
+    }
+
+    /// The mean score and the variance of one pair's share around it.
+    fn score_and_variance(&self) -> Option<(f64, f64)> {
+        let score = self.score()?;
+        let pairs = f64::from(self.pairs());
+        let variance = self
+            .shares()
+            .iter()
+            .map(|(share, count)| count * (share - score).powi(2))
+            .sum::<f64>()
+            / pairs;
+        Some((score, variance))
+    }
+
+    /// The bounds of the 95% confidence interval on the score.
+    fn score_interval(&self) -> Option<(f64, f64)> {
+        let (score, variance) = self.score_and_variance()?;
+        let deviation = (variance / f64::from(self.pairs())).sqrt();
+        Some((score - Z_95 * deviation, score + Z_95 * deviation))
+    }
+
+    /// The logistic Elo difference and the half-width of its 95% interval,
+    /// from the pairs. Not finite when one side scored everything, or nothing.
+    pub fn elo(&self) -> Option<(f64, f64)> {
+        let score = self.score()?;
+        let (low, high) = self.score_interval()?;
+        Some((
+            elo_of_score(score),
+            (elo_of_score(high) - elo_of_score(low)) / 2.0,
+        ))
+    }
+
+    /// The normalized Elo difference (the score's distance from ½ in standard
+    /// deviations of a game pair's score, scaled as fastchess and fishtest
+    /// scale it) and the half-width of its 95% interval. Not finite when every
+    /// pair scored the same.
+    pub fn normalized_elo(&self) -> Option<(f64, f64)> {
+        let (score, variance) = self.score_and_variance()?;
+        let (low, high) = self.score_interval()?;
+        let nelo = |score: f64| (score - 0.5) / (2.0 * variance).sqrt() * NELO_SCALE;
+        Some((nelo(score), (nelo(high) - nelo(low)) / 2.0))
+    }
+
+    /// The likelihood of superiority from the pairs: the probability, under
+    /// the normal approximation, that the first side's true score is above ½.
+    pub fn los(&self) -> Option<f64> {
+        let (score, variance) = self.score_and_variance()?;
+        let z = (score - 0.5) / (2.0 * variance / f64::from(self.pairs())).sqrt();
+        // Every pair scored exactly ½: nothing to tell the sides apart.
+        Some(if z.is_nan() {
+            0.5
+        } else {
+            0.5 * (1.0 + erf(z))
+        })
+    }
+
+    /// The share of the pairs that scored 1, by a win and a loss or two draws.
+    pub fn draw_ratio(&self) -> Option<f64> {
+        let pairs = self.pairs();
+        (pairs > 0).then(|| f64::from(self.wl + self.dd) / f64::from(pairs))
+    }
+
+    /// Pairs won (1½ or 2) over pairs lost (½ or 0); not finite without a lost pair.
+    pub fn pairs_ratio(&self) -> f64 {
+        f64::from(self.ww + self.wd) / f64::from(self.ld + self.ll)
+    }
+
+    /// Pairs of a win and a loss over pairs of two draws.
+    pub fn wl_dd_ratio(&self) -> f64 {
+        f64::from(self.wl) / f64::from(self.dd)
     }
 }
 
@@ -275,6 +414,92 @@ mod tests {
         assert!(tally(0, 4, 0).los().is_none());
         assert!((erf(1.0) - 0.842_700_79).abs() < 2e-7);
         assert!((erf(-0.5) + 0.520_499_88).abs() < 2e-7);
+    }
+
+    /// Pentanomial counts from the first side's points in each pair's two games.
+    fn pairs(points: &[(f64, f64)]) -> Pentanomial {
+        let mut penta = Pentanomial::default();
+        for &(first, second) in points {
+            penta.add(first, second);
+        }
+        penta
+    }
+
+    #[test]
+    fn pairs_are_counted_by_their_points() {
+        let penta = pairs(&[
+            (0.0, 0.0),
+            (0.5, 0.0),
+            (0.0, 0.5),
+            (1.0, 0.0),
+            (0.0, 1.0),
+            (0.5, 0.5),
+            (1.0, 0.5),
+            (1.0, 1.0),
+        ]);
+        let expected = Pentanomial {
+            ll: 1,
+            ld: 2,
+            wl: 2,
+            dd: 1,
+            wd: 1,
+            ww: 1,
+        };
+        assert_eq!(penta, expected);
+        assert_eq!(penta.counts(), [1, 2, 3, 1, 1]);
+        assert_eq!(penta.pairs(), 8);
+        assert_eq!(penta.wl_dd_ratio(), 2.0);
+        // Won pairs (1½, 2) over lost ones (0, ½): 2 / 3.
+        assert!((penta.pairs_ratio() - 2.0 / 3.0).abs() < 1e-12);
+        assert_eq!(penta.draw_ratio(), Some(3.0 / 8.0));
+    }
+
+    #[test]
+    fn pentanomial_elo_nelo_and_los_by_hand() {
+        // One pair each of LL, WL, DD, WD and WW: shares of the points per
+        // pair 0, 1/2, 1/2, 3/4, 1. Mean 2.75 / 5 = 0.55. Variance of a pair's
+        // share: (0.55² + 0.05² + 0.05² + 0.2² + 0.45²) / 5 = 0.55 / 5 = 0.11.
+        let penta = pairs(&[(0.0, 0.0), (1.0, 0.0), (0.5, 0.5), (1.0, 0.5), (1.0, 1.0)]);
+        assert!((penta.score().unwrap() - 0.55).abs() < 1e-12);
+        let (elo, margin) = penta.elo().unwrap();
+        // -400 log10(1 / 0.55 - 1) = -400 log10(9 / 11) = 34.860.
+        assert!((elo - 34.860_070).abs() < 1e-5, "{elo}");
+        // Score bounds 0.55 ± 1.96 sqrt(0.11 / 5) = 0.55 ± 0.290709, as Elo:
+        // (elo(0.840709) - elo(0.259291)) / 2 = 235.664.
+        assert!((margin - 235.663_631).abs() < 1e-4, "{margin}");
+        let (nelo, nelo_margin) = penta.normalized_elo().unwrap();
+        // (0.55 - 0.5) / sqrt(2 × 0.11) × 800 / ln 10 = 0.05 / 0.469042 × 347.4356 = 37.037.
+        assert!((nelo - 37.036_758).abs() < 1e-5, "{nelo}");
+        // Its error bars depend on the number of pairs alone: 1.96 × 347.4356 / sqrt(2 × 5).
+        assert!((nelo_margin - 215.338_850).abs() < 1e-4, "{nelo_margin}");
+        // Phi(0.05 / sqrt(0.11 / 5)) = Phi(0.337100) = 0.631979.
+        assert!((penta.los().unwrap() - 0.631_979).abs() < 1e-6);
+        assert_eq!(penta.draw_ratio(), Some(0.4));
+        assert_eq!(penta.wl_dd_ratio(), 1.0);
+    }
+
+    #[test]
+    fn even_and_degenerate_pentanomials() {
+        // WW, WL, DD, LL: mean ½, variance (0.25 + 0 + 0 + 0.25) / 4 = 0.125.
+        let even = pairs(&[(1.0, 1.0), (0.0, 1.0), (0.5, 0.5), (0.0, 0.0)]);
+        let (elo, margin) = even.elo().unwrap();
+        assert_eq!(elo, 0.0);
+        // 0.5 ± 1.96 sqrt(0.125 / 4) = 0.5 ± 0.346479: elo(0.846479) = 296.58.
+        assert!((margin - 296.58).abs() < 0.01, "{margin}");
+        assert_eq!(even.normalized_elo().unwrap().0, 0.0);
+        assert!((even.los().unwrap() - 0.5).abs() < 1e-9);
+        assert!(Pentanomial::default().elo().is_none());
+        assert!(Pentanomial::default().los().is_none());
+        // Only drawn pairs: no spread, no side ahead.
+        let drawn = pairs(&[(0.5, 0.5), (1.0, 0.0)]);
+        assert_eq!(drawn.elo().unwrap(), (0.0, 0.0));
+        assert!(drawn.normalized_elo().unwrap().0.is_nan());
+        assert_eq!(drawn.los(), Some(0.5));
+        // A clean sweep: infinite Elo, certain superiority.
+        let sweep = pairs(&[(1.0, 1.0), (1.0, 1.0)]);
+        assert_eq!(sweep.elo().unwrap().0, f64::INFINITY);
+        assert_eq!(sweep.los(), Some(1.0));
+        assert_eq!(sweep.pairs_ratio(), f64::INFINITY);
     }
 
     #[test]

@@ -1,7 +1,9 @@
 //! A match between two engines: games shared among worker threads, each
 //! finished game written to the PGN at once, a running score, and the table at
-//! the end.
+//! the end; or, with `--output fastchess`, fastchess's progress lines and
+//! results blocks, counting the two games of each opening as a pair.
 
+use std::collections::HashMap;
 use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::path::PathBuf;
@@ -10,11 +12,14 @@ use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::thread;
 use std::time::{SystemTime, UNIX_EPOCH};
 
+use clap::ValueEnum;
+
 use super::EngineSpec;
 use super::arbiter::{self, GameSettings, Offence, Played, color_of};
 use super::engine::{Engine, EngineSlot};
+use super::fastchess_output::{self as fastchess, Matchup};
 use super::openings::Opening;
-use super::stats::{Sprt, SprtState, Tally};
+use super::stats::{Pentanomial, Sprt, SprtState, Tally};
 use crate::game::Player;
 use crate::game::pgn::{self, GameRecord};
 use crate::search::Variant;
@@ -36,6 +41,30 @@ pub struct MatchSettings {
     pub print_games: bool,
     pub sprt: Option<Sprt>,
     pub event: String,
+    /// The PGN tag Site.
+    pub site: String,
+    /// Whether the PGN file is appended to, rather than emptied first.
+    pub pgn_append: bool,
+    /// Whether each engine gets a fresh process for every game.
+    pub restart: [bool; 2],
+    pub output: OutputFormat,
+    /// With fastchess output, a results block after every this many completed
+    /// pairs (0: only at the end).
+    pub rating_interval: u32,
+    /// The openings file's name, for the fastchess results block.
+    pub book: Option<String>,
+}
+
+/// What `catena match` prints as the games end.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum OutputFormat {
+    /// Catena's lines in the manner of cutechess-cli: every game, the running
+    /// score, the SPRT, and a table at the end.
+    #[default]
+    Cutechess,
+    /// fastchess's: `Started game` and `Finished game` lines, and results
+    /// blocks with pentanomial statistics.
+    Fastchess,
 }
 
 /// Forfeits of one engine, by kind.
@@ -56,24 +85,37 @@ pub struct Standings {
     pub forfeits: [Forfeits; 2],
     pub switches: u32,
     pub sprt: Option<SprtState>,
+    /// Both games of an opening, from the first engine's side.
+    pub pairs: Pentanomial,
+    /// The first engine's points in the game that ended first, for each pair
+    /// whose other game is still to end.
+    open_pairs: HashMap<u32, f64>,
+}
+
+impl Standings {
+    /// Counts the first engine's points in game `index`; true when that
+    /// completes its pair (games 0 and 1 are the first pair, and so on).
+    fn count_pair(&mut self, index: u32, points: f64) -> bool {
+        match self.open_pairs.remove(&(index / 2)) {
+            Some(other) => {
+                self.pairs.add(other, points);
+                true
+            }
+            None => {
+                self.open_pairs.insert(index / 2, points);
+                false
+            }
+        }
+    }
 }
 
 /// Plays the match, printing as it goes, and returns the final standings.
 pub fn run(settings: &MatchSettings) -> Result<Standings, String> {
     // A wrong command or a broken engine is better said at once than as a
     // forfeit in every game.
-    for spec in &settings.engines {
-        Engine::start(spec, settings.game.variant)
-            .map_err(|error| format!("engine '{}' does not start: {error}", spec.name))?;
-    }
+    let matchup = start_engines(settings)?;
     let pgn_file = match &settings.pgn {
-        Some(path) => Some(
-            OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(path)
-                .map_err(|error| format!("cannot open {}: {error}", path.display()))?,
-        ),
+        Some(path) => Some(open_pgn(path, settings.pgn_append)?),
         None => None,
     };
     let [first, second] = &settings.engines;
@@ -112,6 +154,13 @@ pub fn run(settings: &MatchSettings) -> Result<Standings, String> {
                     let first_starts_white = index.is_multiple_of(2);
                     let [a, b] = &mut slots;
                     let mut seats = if first_starts_white { [a, b] } else { [b, a] };
+                    if settings.output == OutputFormat::Fastchess {
+                        let [white, black] = seats.each_ref().map(|seat| seat.name());
+                        println!(
+                            "{}",
+                            fastchess::started_line(index + 1, settings.games, white, black)
+                        );
+                    }
                     let played = arbiter::play(&mut seats, opening, &settings.game);
                     let record = record(settings, &played, index, first_starts_white, &date);
                     let mut standings = standings
@@ -119,6 +168,7 @@ pub fn run(settings: &MatchSettings) -> Result<Standings, String> {
                         .unwrap_or_else(|poison| poison.into_inner());
                     report(
                         settings,
+                        &matchup,
                         &mut standings,
                         &played,
                         &record,
@@ -139,6 +189,12 @@ pub fn run(settings: &MatchSettings) -> Result<Standings, String> {
                     {
                         stop.store(true, Ordering::Relaxed);
                     }
+                    drop((pgn_file, standings));
+                    for (slot, restart) in slots.iter_mut().zip(settings.restart) {
+                        if restart {
+                            slot.restart();
+                        }
+                    }
                 }
             });
         }
@@ -146,8 +202,64 @@ pub fn run(settings: &MatchSettings) -> Result<Standings, String> {
     let standings = standings
         .into_inner()
         .unwrap_or_else(|poison| poison.into_inner());
-    print_table(settings, &standings);
+    match settings.output {
+        OutputFormat::Cutechess => print_table(settings, &standings, true),
+        OutputFormat::Fastchess => {
+            print_table(settings, &standings, false);
+            print_fastchess_end(settings, &matchup, &standings);
+        }
+    }
     Ok(standings)
+}
+
+/// Starts each engine once, to stop the match at once if one cannot play,
+/// and reads the options the fastchess results block shows.
+fn start_engines(settings: &MatchSettings) -> Result<Matchup, String> {
+    let mut matchup = Matchup {
+        names: settings.engines.clone().map(|spec| spec.name),
+        time_control: fastchess::time_control(&settings.game.time_control),
+        book: settings.book.clone(),
+        ..Matchup::default()
+    };
+    for (index, spec) in settings.engines.iter().enumerate() {
+        let engine = Engine::start(spec, settings.game.variant)
+            .map_err(|error| format!("engine '{}' does not start: {error}", spec.name))?;
+        matchup.threads[index] = engine.option("Threads").map(str::to_string);
+        matchup.hash[index] = engine.option("Hash").map(str::to_string);
+    }
+    Ok(matchup)
+}
+
+/// The PGN file, appended to or emptied first.
+fn open_pgn(path: &std::path::Path, append: bool) -> Result<File, String> {
+    let mut options = OpenOptions::new();
+    options.create(true);
+    if append {
+        options.append(true);
+    } else {
+        options.write(true).truncate(true);
+    }
+    options
+        .open(path)
+        .map_err(|error| format!("cannot open {}: {error}", path.display()))
+}
+
+/// The last results block, how the match ended, and `Finished match`.
+fn print_fastchess_end(settings: &MatchSettings, matchup: &Matchup, standings: &Standings) {
+    println!(
+        "{}",
+        fastchess::results_block(
+            matchup,
+            &standings.tally,
+            &standings.pairs,
+            settings.sprt.as_ref()
+        )
+    );
+    println!(
+        "{}",
+        fastchess::termination_line(settings.sprt.as_ref(), standings.sprt)
+    );
+    println!("Finished match");
 }
 
 fn write_game(file: &mut File, text: &str, settings: &MatchSettings) {
@@ -177,7 +289,7 @@ fn record(
     record.comment = Some(played.ending.comment(played.result));
     for (tag, value) in [
         ("Event", settings.event.as_str()),
-        ("Site", "?"),
+        ("Site", settings.site.as_str()),
         ("Date", date),
         ("Round", &(index + 1).to_string()),
         ("White", &white.name),
@@ -194,13 +306,13 @@ fn record(
 /// Counts the game in and prints its progress lines.
 fn report(
     settings: &MatchSettings,
+    matchup: &Matchup,
     standings: &mut Standings,
     played: &Played,
     record: &GameRecord,
     index: u32,
     first_starts_white: bool,
 ) {
-    let [first, second] = &settings.engines;
     let first_player = if first_starts_white {
         Player::StartedWhite
     } else {
@@ -210,14 +322,65 @@ fn report(
         .result
         .score_of(color_of(&played.game, first_player))
         .expect("the arbiter decides every game");
+    let switches = count(standings, played, first_player, first_points);
+    let pair_completed = standings.count_pair(index, first_points);
+    if let Some(sprt) = settings.sprt {
+        standings.sprt = Some(sprt.update(standings.sprt, &standings.tally));
+    }
+    let white = record.tag("White").unwrap_or("?");
+    let black = record.tag("Black").unwrap_or("?");
+    let comment = played.ending.comment(played.result);
+    match settings.output {
+        OutputFormat::Cutechess => {
+            let [first, second] = &settings.engines;
+            let verdict = match first_points {
+                1.0 => format!("{} wins", first.name),
+                0.0 => format!("{} wins", second.name),
+                _ => "draw".to_string(),
+            };
+            println!(
+                "Finished game {} ({white} vs {black}): {} {{{comment}}}, {switches} switches, {verdict}",
+                index + 1,
+                played.result,
+            );
+            print_score(settings, standings);
+        }
+        OutputFormat::Fastchess => {
+            let result = played.result.to_string();
+            println!(
+                "{}",
+                fastchess::finished_line(index + 1, white, black, &result, &comment)
+            );
+            if pair_completed && interval_due(settings, standings) {
+                println!(
+                    "{}",
+                    fastchess::results_block(
+                        matchup,
+                        &standings.tally,
+                        &standings.pairs,
+                        settings.sprt.as_ref()
+                    )
+                );
+            }
+        }
+    }
+}
+
+/// Counts the game's points, switches and forfeit; returns its switches.
+fn count(
+    standings: &mut Standings,
+    played: &Played,
+    first_player: Player,
+    first_points: f64,
+) -> u32 {
     standings.tally.add(first_points);
     let switches = played
         .game
         .plies()
         .iter()
         .filter(|ply| ply.switched)
-        .count();
-    standings.switches += switches as u32;
+        .count() as u32;
+    standings.switches += switches;
     if let Some((player, offence)) = played.ending.forfeit() {
         let forfeits = &mut standings.forfeits[usize::from(player != first_player)];
         match offence {
@@ -228,21 +391,12 @@ fn report(
             Offence::Disconnected(_) => forfeits.disconnects += 1,
         }
     }
-    let verdict = match first_points {
-        1.0 => format!("{} wins", first.name),
-        0.0 => format!("{} wins", second.name),
-        _ => "draw".to_string(),
-    };
-    println!(
-        "Finished game {} ({} vs {}): {} {{{}}}, {} switches, {}",
-        index + 1,
-        record.tag("White").unwrap_or("?"),
-        record.tag("Black").unwrap_or("?"),
-        played.result,
-        played.ending.comment(played.result),
-        switches,
-        verdict
-    );
+    switches
+}
+
+/// `Score of A vs B: W - L - D  [score] games`, and the SPRT's state.
+fn print_score(settings: &MatchSettings, standings: &Standings) {
+    let [first, second] = &settings.engines;
     let tally = standings.tally;
     println!(
         "Score of {} vs {}: {} - {} - {}  [{:.3}] {}",
@@ -254,14 +408,25 @@ fn report(
         tally.score(),
         tally.games()
     );
-    if let Some(sprt) = settings.sprt {
-        let state = sprt.update(standings.sprt, &tally);
-        standings.sprt = Some(state);
+    if let (Some(sprt), Some(state)) = (settings.sprt, standings.sprt) {
         println!("{}", sprt.report(&tally, state));
     }
 }
 
-fn print_table(settings: &MatchSettings, standings: &Standings) {
+/// Whether a pair just completed calls for a results block: every
+/// `rating_interval` pairs, while games are still to come (the last block
+/// is printed once they have all ended).
+fn interval_due(settings: &MatchSettings, standings: &Standings) -> bool {
+    let interval = settings.rating_interval;
+    let more_to_come = standings.tally.games() < settings.games
+        && standings
+            .sprt
+            .is_none_or(|state| state == SprtState::Continue);
+    interval > 0 && standings.pairs.pairs().is_multiple_of(interval) && more_to_come
+}
+
+/// The table of both engines, and with `with_sprt` the test's last state.
+fn print_table(settings: &MatchSettings, standings: &Standings, with_sprt: bool) {
     println!();
     println!(
         "{:<20} {:>5} {:>4} {:>4} {:>4} {:>6} {:>8} {:>7} {:>6} {:>5} {:>7} {:>10}",
@@ -320,7 +485,7 @@ fn print_table(settings: &MatchSettings, standings: &Standings) {
         standings.tally.games(),
         standings.switches
     );
-    if let Some(sprt) = settings.sprt {
+    if let (Some(sprt), true) = (settings.sprt, with_sprt) {
         let state = standings.sprt.unwrap_or(SprtState::Continue);
         println!("{} ({sprt})", sprt.report(&standings.tally, state));
     }
@@ -357,6 +522,19 @@ fn civil_from_days(days: i64) -> (i64, u32, u32) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn pairs_complete_whichever_game_ends_first() {
+        let mut standings = Standings::default();
+        // Games 2 and 1 end before their partners (concurrency), then 0 and 3.
+        assert!(!standings.count_pair(2, 1.0));
+        assert!(!standings.count_pair(1, 0.5));
+        assert!(standings.count_pair(0, 0.0));
+        assert_eq!(standings.pairs.counts(), [0, 1, 0, 0, 0]);
+        assert!(standings.count_pair(3, 1.0));
+        assert_eq!(standings.pairs.ww, 1);
+        assert!(standings.open_pairs.is_empty());
+    }
 
     #[test]
     fn dates_from_days() {
