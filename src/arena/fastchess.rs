@@ -56,6 +56,8 @@ struct Seen {
     games: bool,
     /// An SPRT was asked for in fastchess's way.
     sprt: bool,
+    /// The variant was chosen.
+    variant: bool,
     /// The words of each `-engine`, and of every `-each`.
     engines: Vec<Vec<String>>,
     each: Vec<String>,
@@ -107,6 +109,11 @@ pub fn rewrite(args: Vec<OsString>) -> Result<Vec<OsString>, String> {
     one_clock(&seen)?;
     if seen.fastchess && !seen.output {
         out.extend(["--output", "fastchess"].map(OsString::from));
+    }
+    // fastchess plays standard chess unless told otherwise: a command line
+    // written for it means chess, against engines that cannot switch.
+    if seen.fastchess && !seen.variant {
+        out.extend(["--variant", "chess"].map(OsString::from));
     }
     // fastchess runs an SPRT until it decides, as far as 500000 rounds.
     if seen.sprt && !seen.games {
@@ -179,6 +186,7 @@ fn note_native(word: &OsString, seen: &mut Seen) {
     match name {
         "--output" => seen.output = true,
         "--rounds" | "--games" => seen.games = true,
+        "--variant" => seen.variant = true,
         _ => {}
     }
 }
@@ -236,7 +244,10 @@ fn translate(name: &str, values: &[String], seen: &mut Seen) -> Result<Vec<Strin
         "srand" => native("--srand", single(&option, values)?),
         "maxmoves" => native("--max-moves", single(&option, values)?),
         "ratinginterval" => native("--rating-interval", single(&option, values)?),
-        "variant" => variant(single(&option, values)?),
+        "variant" => {
+            seen.variant = true;
+            variant(single(&option, values)?)
+        }
         "tournament" => match single(&option, values)? {
             // Two engines: a round robin is the match itself.
             "roundrobin" => Ok(Vec::new()),
@@ -459,7 +470,7 @@ fn games(count: &str) -> Result<Vec<String>, String> {
     }
 }
 
-/// `-variant standard` is chess; Catena adds `sscc`, its default.
+/// `-variant standard` is chess, fastchess's default; Catena adds `sscc`.
 fn variant(name: &str) -> Result<Vec<String>, String> {
     let native = match name {
         "standard" => "chess",
@@ -525,7 +536,7 @@ mod tests {
         assert!(
             rewritten("-sprt elo0=0 elo1=5 --games 8")
                 .unwrap()
-                .ends_with("--games 8 --output fastchess")
+                .ends_with("--games 8 --output fastchess --variant chess")
         );
         assert!(
             rewritten("-output format=cutechess -rounds 1")
@@ -535,7 +546,7 @@ mod tests {
         // Negative numbers are values, not options.
         assert_eq!(
             rewritten("-sprt elo0=-1 elo1=3 -srand -7 -rounds 2").unwrap(),
-            "--sprt elo0=-1 elo1=3 --srand -7 --rounds 2 --output fastchess"
+            "--sprt elo0=-1 elo1=3 --srand -7 --rounds 2 --output fastchess --variant chess"
         );
         // -each overrides what the engines say, so they agree.
         assert!(rewritten("-engine cmd=a tc=1+0.1 -engine cmd=b tc=2+0.1 -each tc=3+0.1").is_ok());
@@ -543,7 +554,7 @@ mod tests {
         // After `--` only values follow: nothing is added after them.
         assert_eq!(
             rewritten("-rounds 1 -- -x").unwrap(),
-            "--rounds 1 --output fastchess -- -x"
+            "--rounds 1 --output fastchess --variant chess -- -x"
         );
         let argv = ["catena", "perft", "-engine"].map(OsString::from).to_vec();
         assert_eq!(rewrite_command_line(argv.clone()).unwrap(), argv);
