@@ -8,6 +8,7 @@ pub mod eval;
 pub mod game;
 pub mod movepick;
 pub mod play;
+pub mod rng;
 pub mod search;
 pub mod see;
 pub mod time;

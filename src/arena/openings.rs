@@ -1,6 +1,7 @@
 //! Opening positions for a match, from EPD or PGN files, in file order or
 //! shuffled by a seed, from any starting point of the file.
 
+use crate::rng::SplitMix64;
 use std::path::Path;
 
 use clap::ValueEnum;
@@ -140,9 +141,9 @@ pub fn truncate(openings: &mut [Opening], plies: usize) {
 
 /// Puts the openings in an order fixed by `seed` (Fisher-Yates).
 pub fn shuffle(openings: &mut [Opening], seed: u64) {
-    let mut random = SplitMix64(seed);
+    let mut random = SplitMix64::new(seed);
     for last in (1..openings.len()).rev() {
-        let pick = random.below(last as u64 + 1) as usize;
+        let pick = random.below(last + 1);
         openings.swap(last, pick);
     }
 }
@@ -152,25 +153,6 @@ pub fn shuffle(openings: &mut [Opening], seed: u64) {
 pub fn start_at(openings: &mut [Opening], start: usize) {
     if !openings.is_empty() {
         openings.rotate_left(start.saturating_sub(1) % openings.len());
-    }
-}
-
-/// Sebastiano Vigna's SplitMix64: small, seedable with any value, and good
-/// enough to shuffle a book.
-struct SplitMix64(u64);
-
-impl SplitMix64 {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A number below `bound`, by multiplying rather than by a biased remainder.
-    fn below(&mut self, bound: u64) -> u64 {
-        ((u128::from(self.next()) * u128::from(bound)) >> 64) as u64
     }
 }
 

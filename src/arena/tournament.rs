@@ -244,17 +244,20 @@ fn open_pgn(path: &std::path::Path, append: bool) -> Result<File, String> {
         .map_err(|error| format!("cannot open {}: {error}", path.display()))
 }
 
+/// fastchess's block of results so far.
+fn print_results_block(settings: &MatchSettings, matchup: &Matchup, standings: &Standings) {
+    let block = fastchess::results_block(
+        matchup,
+        &standings.tally,
+        &standings.pairs,
+        settings.sprt.as_ref(),
+    );
+    println!("{block}");
+}
+
 /// The last results block, how the match ended, and `Finished match`.
 fn print_fastchess_end(settings: &MatchSettings, matchup: &Matchup, standings: &Standings) {
-    println!(
-        "{}",
-        fastchess::results_block(
-            matchup,
-            &standings.tally,
-            &standings.pairs,
-            settings.sprt.as_ref()
-        )
-    );
+    print_results_block(settings, matchup, standings);
     println!(
         "{}",
         fastchess::termination_line(settings.sprt.as_ref(), standings.sprt)
@@ -352,15 +355,7 @@ fn report(
                 fastchess::finished_line(index + 1, white, black, &result, &comment)
             );
             if pair_completed && interval_due(settings, standings) {
-                println!(
-                    "{}",
-                    fastchess::results_block(
-                        matchup,
-                        &standings.tally,
-                        &standings.pairs,
-                        settings.sprt.as_ref()
-                    )
-                );
+                print_results_block(settings, matchup, standings);
             }
         }
     }

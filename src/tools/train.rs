@@ -18,6 +18,7 @@
 //! Training runs in floating point; the file written holds the weights
 //! rounded to the engine's fixed point.
 
+use crate::rng::SplitMix64;
 use std::fs;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -273,30 +274,7 @@ impl Adam {
     }
 }
 
-/// A small deterministic generator (SplitMix64) for the initial weights and
-/// the shuffles, so that a run depends only on its data and options.
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in `-bound..bound`.
-    fn uniform(&mut self, bound: f32) -> f32 {
-        ((self.next() >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0) * bound
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
-fn initial_parameters(random: &mut SplitMix) -> Vec<f32> {
+fn initial_parameters(random: &mut SplitMix64) -> Vec<f32> {
     let mut parameters = vec![0.0; PARAMETERS];
     let hidden_bound = 1.0 / (INPUTS as f32).sqrt();
     let output_bound = 1.0 / (2.0 * HIDDEN as f32).sqrt();
@@ -369,7 +347,7 @@ pub fn run(args: &TrainArgs) -> Result<bool, String> {
         started.elapsed().as_secs_f64()
     );
 
-    let mut random = SplitMix(args.seed);
+    let mut random = SplitMix64::new(args.seed);
     // Drawn even when `--init` replaces them, so that the shuffles are the same.
     let random_start = initial_parameters(&mut random);
     let (mut parameters, mut best) = match &initial_network {
