@@ -44,7 +44,9 @@ def wrap(logfile, command):
         )
         to_engine.start()
         relay(engine.stdout, sys.stdout.buffer, log, lock, "<", started)
-    return engine.wait()
+    status = engine.wait()
+    # The thread copying stdin may still be blocked in a read: end at once.
+    os._exit(status)
 
 
 def summary(logfiles):

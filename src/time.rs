@@ -138,6 +138,73 @@ mod tests {
         assert!(budget.hard < ms(3500));
     }
 
+    /// The budget's arithmetic, worked by hand: a share of the clock and of
+    /// the increments to come (counted at half) over 20 moves, at most half
+    /// the clock; the hard limit three times that, capped at a third of the
+    /// clock, or at four fifths on the last move before the control.
+    #[test]
+    fn budgets_worked_by_hand() {
+        let budget = |time, increment, moves_to_go| {
+            let clock = Clock {
+                time: ms(time),
+                increment: ms(increment),
+                moves_to_go,
+            };
+            let budget = Budget::from_clock(clock, ms(10));
+            (budget.soft, budget.hard)
+        };
+        // 9990 available; income 100 * 19 / 2 = 950; (9990 + 950) / 20 = 547.
+        assert_eq!(budget(10_000, 100, None), (ms(547), ms(3 * 547)));
+        // 60000 / 20 (forty moves to go are planned as twenty) = 3000.
+        assert_eq!(budget(60_010, 0, Some(40)), (ms(3000), ms(9000)));
+        // The last move: all 990 is the share, half of it the soft limit,
+        // four fifths of the clock the hard one.
+        assert_eq!(budget(1000, 0, Some(1)), (ms(495), ms(792)));
+        // Two moves to go: income 200 / 2, (990 + 100) / 2 = 545, more than
+        // half the clock (495); the hard limit is capped at a third.
+        assert_eq!(budget(1000, 200, Some(2)), (ms(495), ms(495)));
+        // 1000 available; income 200 * 19 / 2 = 1900; 2900 / 20 = 145; the
+        // hard limit's 435 is capped at a third of the clock.
+        assert_eq!(
+            budget(1010, 200, None),
+            (ms(145), Duration::from_nanos(333_333_333))
+        );
+    }
+
+    /// How far into the move another iteration may start, worked by hand:
+    /// half the soft limit (400 ms) times stability (1.5 down to 0.7 after
+    /// four stable iterations), a falling score (1 + drop / 200, the drop
+    /// capped at 100) and the rivals' share ((1.5 - best's share) * 1.35).
+    #[test]
+    fn iteration_limits_worked_by_hand() {
+        let budget = Budget {
+            soft: ms(400),
+            hard: ms(1200),
+        };
+        for (stable_iterations, score_drop, best_action_share, limit) in [
+            (0, 0, 1.0, 202.5),
+            (4, 100, 0.0, 425.25),
+            (2, 40, 0.5, 324.0),
+            (9, 300, 1.7, 141.75),
+            (3, -50, -0.2, 344.25),
+        ] {
+            let progress = Progress {
+                stable_iterations,
+                score_drop,
+                best_action_share,
+            };
+            let at = |millis: f64| Duration::from_secs_f64(millis / 1000.0);
+            assert!(
+                budget.allows_iteration(at(limit - 1.0), progress),
+                "{progress:?}"
+            );
+            assert!(
+                !budget.allows_iteration(at(limit + 1.0), progress),
+                "{progress:?}"
+            );
+        }
+    }
+
     #[test]
     fn an_unsettled_search_gets_more_time() {
         let budget = Budget {
