@@ -703,6 +703,87 @@ fn scripted_command(moves: &str) -> String {
     format!("sh \"{script}\" {moves}")
 }
 
+/// An opening in which the first player switches at move 2 (c2c3 e7e5
+/// d2d3 closes a chain of two squares), then both sides develop.
+const SWITCH_AT_MOVE_TWO: &str = "c2c3 e7e5 d2d3:switch g8f6 g1f3 b8c6 e2e4 f8e7";
+
+/// One SSCC game from the start position between scripted engines `A`
+/// (White) and `B`, each given as its script's arguments, with `args`.
+fn scripted_sscc_game(name: &str, a: &str, b: &str, args: &[&str]) -> Replayed {
+    let dir = ScratchDir::new(name);
+    let engines = engine_list(
+        &dir,
+        &[("A", scripted_command(a), 1), ("B", scripted_command(b), 1)],
+    );
+    let mut all = vec!["--variant", "sscc", "--games", "1", "--max-moves", "4"];
+    all.extend(args);
+    let (output, pgn) = play_to_pgn(&dir, &engines, &all);
+    check_match(&output, &pgn, ["A", "B"], 1).remove(0)
+}
+
+/// The arbiter keeps the match's rules, not the default ones: with
+/// MinEnclosed 3 the pocket of c2 and d2 is no chain, and switching there
+/// loses.
+#[test]
+fn the_arbiter_keeps_the_rules_of_the_match() {
+    let script = format!("--sscc {SWITCH_AT_MOVE_TWO}");
+    let game = scripted_sscc_game("match-rules-2", &script, &script, &[]);
+    assert_eq!(game.switchers, ["A"], "{game:?}");
+    assert_eq!(game.comment, "Draw by adjudication: move limit");
+    let game = scripted_sscc_game("match-rules-3", &script, &script, &["--min-enclosed", "3"]);
+    assert!(
+        game.comment
+            .starts_with("White makes an illegal switch: cannot switch after d2d3"),
+        "{game:?}"
+    );
+    assert_eq!(game.points_of("A"), 0.0);
+}
+
+/// An engine that does not offer `UCI_Variant sscc` is sent the moves
+/// without `switch` tokens, which it could not read: here, as such an
+/// engine, it would lose the thread of the game at the first `switch` and
+/// then play an illegal move.
+#[test]
+fn an_engine_that_cannot_switch_is_sent_no_switch_tokens() {
+    let game = scripted_sscc_game(
+        "match-no-switch-tokens",
+        &format!("--sscc {SWITCH_AT_MOVE_TWO}"),
+        SWITCH_AT_MOVE_TWO,
+        &[],
+    );
+    assert_eq!(game.switchers, ["A"], "{game:?}");
+    assert_eq!(game.plies, 8);
+    assert_eq!(game.comment, "Draw by adjudication: move limit");
+}
+
+/// The time margin is time the engine may use: an engine that answers
+/// after its time per move is up, but within the margin, plays on.
+#[test]
+fn an_answer_within_the_time_margin_is_in_time() {
+    let dir = ScratchDir::new("match-time-margin");
+    let fools_mate = "--delay 1.2 f2f3 e7e5 g2g4 d8h4";
+    let engines = engine_list(
+        &dir,
+        &[
+            ("A", scripted_command(fools_mate), 1),
+            ("B", scripted_command(fools_mate), 1),
+        ],
+    );
+    let args = [
+        "--variant",
+        "chess",
+        "--games",
+        "1",
+        "--tc",
+        "st=1",
+        "--timemargin",
+        "600",
+    ];
+    let (output, pgn) = play_to_pgn(&dir, &engines, &args);
+    let game = check_match(&output, &pgn, ["A", "B"], 1).remove(0);
+    assert_eq!(game.comment, "Black mates", "{game:?}");
+}
+
 /// A game whose last move allowed by `--max-moves` also ends it on the board
 /// is scored by the board, as Cute Chess does, not drawn at the move limit:
 /// here a back-rank mate, then a threefold repetition, on the last move.

@@ -1,26 +1,49 @@
 #!/bin/sh
 # A scripted UCI engine for tests/match.rs: at each `go` it answers the move
 # of its argument list whose index is the number of moves played so far (the
-# moves of the last `position` command), whichever colour it has.
-# Usage: sh scripted.sh MOVE...
+# moves of the last `position` command), whichever colour it has. A move
+# written `d2d3:switch` is answered `bestmove d2d3 switch`.
+# Usage: sh scripted.sh [--sscc] [--delay SECONDS] MOVE...
+#   --sscc    offer `UCI_Variant` with `sscc`, and read `switch` tokens;
+#             without it a `switch` token ends the move list, as an engine
+#             that does not know SSCC would stop at a move it cannot read
+#   --delay   wait this long before each answer
+sscc=
+delay=0
+while :; do
+    case $1 in
+    --sscc) sscc=1 && shift ;;
+    --delay) delay=$2 && shift 2 ;;
+    *) break ;;
+    esac
+done
 played=0
 while IFS= read -r line; do
     case $line in
-    uci) echo "id name Scripted" && echo "uciok" ;;
+    uci)
+        echo "id name Scripted"
+        [ -n "$sscc" ] && echo "option name UCI_Variant type combo default chess var chess var sscc"
+        echo "uciok"
+        ;;
     isready) echo "readyok" ;;
     position*)
         played=0
         counting=
         for word in $line; do
+            if [ "$word" = switch ]; then
+                [ -z "$sscc" ] && counting=
+                continue
+            fi
             [ -n "$counting" ] && played=$((played + 1))
             [ "$word" = moves ] && counting=1
         done
         ;;
     go*)
+        sleep "$delay"
         index=0
         for mv in "$@"; do
             if [ "$index" -eq "$played" ]; then
-                echo "bestmove $mv"
+                echo "bestmove $(printf '%s' "$mv" | tr ':' ' ')"
                 break
             fi
             index=$((index + 1))
