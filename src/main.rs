@@ -8,6 +8,7 @@ use catena::play::{self, PlayArgs};
 use catena::tools::bench;
 use catena::tools::chain::{self, ChainArgs};
 use catena::tools::perft::{self, PerftArgs};
+use catena::tools::sscc_bench::{self, SsccBenchArgs};
 use catena::tools::train::{self, TrainArgs};
 
 /// Catena, an engine for Switch-Side Chain-Chess.
@@ -30,7 +31,10 @@ enum Command {
     /// Fit the evaluation network to labelled positions.
     Train(TrainArgs),
     /// Search the built-in positions to a fixed depth; the last line is `<nodes> nodes <nps> nps`.
+    #[command(args_conflicts_with_subcommands = true)]
     Bench {
+        #[command(subcommand)]
+        suite: Option<BenchSuite>,
         /// Search depth.
         #[arg(default_value_t = bench::DEFAULT_DEPTH, value_parser = clap::value_parser!(i32).range(1..=100))]
         depth: i32,
@@ -41,6 +45,13 @@ enum Command {
         #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=65536))]
         hash: u32,
     },
+}
+
+#[derive(Subcommand, Debug)]
+enum BenchSuite {
+    /// SSCC positions in chess and sscc mode: nodes to a fixed depth, depth
+    /// and speed at a fixed time, and the sscc/chess ratios.
+    Sscc(SsccBenchArgs),
 }
 
 fn main() -> ExitCode {
@@ -86,6 +97,11 @@ fn main() -> ExitCode {
         Some(Command::Play(args)) => play::run(args),
         Some(Command::Train(args)) => train::run(args),
         Some(Command::Bench {
+            suite: Some(BenchSuite::Sscc(args)),
+            ..
+        }) => sscc_bench::run(args, &mut |line| println!("{line}")).map(|()| true),
+        Some(Command::Bench {
+            suite: None,
             depth,
             threads,
             hash,

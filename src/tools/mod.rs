@@ -4,4 +4,5 @@ pub mod bench;
 pub mod chain;
 pub mod epd;
 pub mod perft;
+pub mod sscc_bench;
 pub mod train;

@@ -1,0 +1,345 @@
+//! `catena bench sscc`: how deep and how fast the search goes in SSCC
+//! positions, against chess mode on the same boards.
+//!
+//! The positions (`sscc_bench.epd`, built into the binary) come from SSCC
+//! games. Each is searched in chess mode and in sscc mode, from an empty
+//! table and fresh histories: once to a fixed depth (nodes and time; the
+//! node total is a signature, the same on any machine) and once for a fixed
+//! time (the depth completed and the nodes per second). The medians and the
+//! sscc/chess ratios close the report.
+
+use std::fmt;
+use std::str::FromStr;
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use clap::Args;
+
+use crate::board::{Piece, Position};
+use crate::game::{ChainTest, GameState, Rules};
+use crate::search::{self, Control, Limits, Root, Variant};
+use crate::tools::epd::{self, EpdLine};
+use crate::transposition::TranspositionTable;
+
+/// The positions: `<fen> ;moves <uci moves with switch tokens> ;kind <kind> ;id "<game and ply>"`.
+pub const POSITIONS: &str = include_str!("sscc_bench.epd");
+
+pub const DEFAULT_DEPTH: i32 = 8;
+pub const DEFAULT_MOVETIME_MS: u64 = 2000;
+
+/// `catena bench sscc`.
+#[derive(Args, Debug, Clone)]
+pub struct SsccBenchArgs {
+    /// The fixed depth of the first search of each position and mode.
+    #[arg(long, default_value_t = DEFAULT_DEPTH, value_parser = clap::value_parser!(i32).range(1..=30))]
+    pub depth: i32,
+    /// Milliseconds of the second search of each position and mode; 0 skips it.
+    #[arg(long, default_value_t = DEFAULT_MOVETIME_MS, value_parser = clap::value_parser!(u64).range(0..=600_000))]
+    pub movetime: u64,
+    /// Transposition table size in MB.
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=65536))]
+    pub hash: u32,
+}
+
+/// What an SSCC position is like, for the bench's balance of positions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Kind {
+    /// A switch run in progress: the player to move has switched already.
+    Run,
+    /// Four pieces or fewer besides kings and pawns.
+    Endgame,
+    /// Two pawn rams or more (a pawn blocked by an enemy pawn).
+    Closed,
+    /// A middlegame in which the player to move can close a chain.
+    Pocket,
+    /// None of the above.
+    Open,
+}
+
+impl Kind {
+    pub const ALL: [Kind; 5] = [
+        Kind::Run,
+        Kind::Pocket,
+        Kind::Endgame,
+        Kind::Closed,
+        Kind::Open,
+    ];
+
+    pub const fn name(self) -> &'static str {
+        match self {
+            Kind::Run => "run",
+            Kind::Pocket => "pocket",
+            Kind::Endgame => "endgame",
+            Kind::Closed => "closed",
+            Kind::Open => "open",
+        }
+    }
+
+    /// The kind of the position `game` has reached: the first of
+    /// [`Kind::ALL`] that fits.
+    pub fn of(game: &GameState) -> Kind {
+        let position = game.position();
+        if game.run().switches() > 0 {
+            Kind::Run
+        } else if officers(position) <= 4 {
+            Kind::Endgame
+        } else if pawn_rams(position) >= 2 {
+            Kind::Closed
+        } else if has_chain_move(position, game.rules()) {
+            Kind::Pocket
+        } else {
+            Kind::Open
+        }
+    }
+}
+
+impl fmt::Display for Kind {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Kind {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Kind, String> {
+        Kind::ALL
+            .into_iter()
+            .find(|kind| kind.name() == text)
+            .ok_or_else(|| format!("'{text}' is not a kind of bench position"))
+    }
+}
+
+/// Whether a move of the side to move closes a chain.
+fn has_chain_move(position: &Position, rules: &Rules) -> bool {
+    let chains = ChainTest::new(position, rules);
+    position.generate_moves(|moves| moves.into_iter().any(|mv| chains.forms_chain(mv)))
+}
+
+/// The pieces on the board besides kings and pawns.
+fn officers(position: &Position) -> u32 {
+    (position.occupied() - position.pieces(Piece::Pawn) - position.pieces(Piece::King)).len()
+}
+
+/// White pawns with a black pawn right in front of them.
+fn pawn_rams(position: &Position) -> u32 {
+    let white = position.colored_pieces(crate::board::Color::White, Piece::Pawn);
+    let black = position.colored_pieces(crate::board::Color::Black, Piece::Pawn);
+    (white.up() & black).len()
+}
+
+/// One position of the bench: the game that reaches it, from the line's FEN
+/// through its moves.
+pub struct BenchPosition {
+    pub id: String,
+    pub kind: Kind,
+    pub game: GameState,
+}
+
+impl BenchPosition {
+    /// The line's position, checking that its moves are legal and its kind is right.
+    pub fn from_line(line: &EpdLine, rules: Rules) -> Result<BenchPosition, String> {
+        let at = |problem: String| format!("line {}: {problem}", line.number);
+        let mut game =
+            GameState::from_fen(&line.fen, rules).map_err(|error| at(error.to_string()))?;
+        let moves: Vec<&str> = line
+            .operand("moves")
+            .unwrap_or("")
+            .split_whitespace()
+            .collect();
+        game.apply_uci_moves(&moves)
+            .map_err(|(_, token, error)| at(format!("{token}: {error}")))?;
+        let kind: Kind = line
+            .operand("kind")
+            .ok_or_else(|| at("no kind".to_string()))?
+            .parse()
+            .map_err(at)?;
+        if Kind::of(&game) != kind {
+            return Err(at(format!("a {} position marked {kind}", Kind::of(&game))));
+        }
+        let id = line
+            .operand("id")
+            .unwrap_or("")
+            .trim_matches('"')
+            .to_string();
+        Ok(BenchPosition { id, kind, game })
+    }
+
+    /// Where a search of this position in `variant` starts.
+    pub fn root(&self, variant: Variant) -> Root {
+        Root {
+            position: self.game.position().clone(),
+            run: match variant {
+                Variant::Chess => Default::default(),
+                Variant::Sscc(_) => self.game.run(),
+            },
+            history: self
+                .game
+                .plies()
+                .iter()
+                .map(|ply| ply.before().key())
+                .collect(),
+            variant,
+        }
+    }
+}
+
+/// The bench's positions, under the default rules.
+pub fn positions() -> Result<Vec<BenchPosition>, String> {
+    epd::parse_suite(POSITIONS)
+        .iter()
+        .map(|line| BenchPosition::from_line(line, Rules::default()))
+        .collect()
+}
+
+/// One search's figures.
+#[derive(Clone, Copy, Debug, Default)]
+struct Measure {
+    nodes: u64,
+    time: Duration,
+    depth: i32,
+}
+
+impl Measure {
+    fn nps(self) -> u64 {
+        (self.nodes as f64 / self.time.as_secs_f64().max(1e-6)) as u64
+    }
+}
+
+/// Searches `root` from a fresh table and histories, to `depth` or for `movetime`.
+fn measure(root: &Root, hash_mb: usize, depth: Option<i32>, movetime: Option<Duration>) -> Measure {
+    let tt = Arc::new(TranspositionTable::new(hash_mb));
+    let limits = Limits {
+        depth,
+        multipv: 1,
+        threads: 1,
+        ..Limits::default()
+    };
+    let control = Control::default();
+    let started = Instant::now();
+    let result = std::thread::scope(|scope| {
+        // A fixed time is spent whole, as `go movetime` should: the search
+        // is stopped when it is up, in the middle of an iteration.
+        let (done, wait) = mpsc::channel::<()>();
+        if let Some(movetime) = movetime {
+            let control = &control;
+            scope.spawn(move || {
+                if wait.recv_timeout(movetime).is_err() {
+                    control.stop.store(true, Ordering::Relaxed);
+                }
+            });
+        }
+        let mut histories = Vec::new();
+        let result = search::search(
+            root,
+            &limits,
+            &tt,
+            &mut histories,
+            &control,
+            started,
+            &mut |_| {},
+        );
+        let _ = done.send(());
+        result
+    });
+    Measure {
+        nodes: result.nodes,
+        time: started.elapsed(),
+        depth: result.depth,
+    }
+}
+
+/// One position's two searches in one mode.
+struct Searched {
+    fixed_depth: Measure,
+    /// `None` when the bench skips the fixed-time search.
+    fixed_time: Option<Measure>,
+}
+
+fn median(mut values: Vec<f64>) -> f64 {
+    values.sort_by(f64::total_cmp);
+    match values.len() {
+        0 => 0.0,
+        n if n % 2 == 1 => values[n / 2],
+        n => (values[n / 2 - 1] + values[n / 2]) / 2.0,
+    }
+}
+
+/// Runs the bench, handing each line of the report to `print`; the last is
+/// `<nodes> nodes <nps> nps` over the fixed-depth searches of both modes.
+pub fn run(args: &SsccBenchArgs, print: &mut dyn FnMut(&str)) -> Result<(), String> {
+    let positions = positions()?;
+    let modes = [Variant::Chess, Variant::Sscc(Rules::default())];
+    let movetime = (args.movetime > 0).then(|| Duration::from_millis(args.movetime));
+    print(&format!(
+        "{:>2} {:<7} {:<5} {:>11} {:>8} | {:>5} {:>9}   depth {}, then {} ms each",
+        "#", "kind", "mode", "nodes", "ms", "depth", "nps", args.depth, args.movetime
+    ));
+    // For each mode, each position's searches.
+    let mut measures: [Vec<Searched>; 2] = [Vec::new(), Vec::new()];
+    for (index, bench_position) in positions.iter().enumerate() {
+        for (mode, variant) in modes.into_iter().enumerate() {
+            let root = bench_position.root(variant);
+            let hash_mb = args.hash as usize;
+            let fixed_depth = measure(&root, hash_mb, Some(args.depth), None);
+            let fixed_time = movetime.map(|movetime| measure(&root, hash_mb, None, Some(movetime)));
+            let (depth, nps) = fixed_time.map_or(("-".to_string(), "-".to_string()), |timed| {
+                (timed.depth.to_string(), timed.nps().to_string())
+            });
+            print(&format!(
+                "{:>2} {:<7} {:<5} {:>11} {:>8} | {:>5} {:>9}   {}",
+                index + 1,
+                bench_position.kind,
+                if mode == 0 { "chess" } else { "sscc" },
+                fixed_depth.nodes,
+                fixed_depth.time.as_millis(),
+                depth,
+                nps,
+                bench_position.id
+            ));
+            measures[mode].push(Searched {
+                fixed_depth,
+                fixed_time,
+            });
+        }
+    }
+    let medians = measures.each_ref().map(|runs| {
+        let of =
+            |figure: fn(&Searched) -> Option<f64>| median(runs.iter().filter_map(figure).collect());
+        [
+            of(|searched| Some(searched.fixed_depth.nodes as f64)),
+            of(|searched| Some(searched.fixed_depth.time.as_secs_f64() * 1000.0)),
+            of(|searched| searched.fixed_time.map(|timed| f64::from(timed.depth))),
+            of(|searched| searched.fixed_time.map(|timed| timed.nps() as f64)),
+        ]
+    });
+    for (mode, figures) in ["chess", "sscc"].iter().zip(medians) {
+        print(&format!(
+            "median {mode:<5} nodes {:.0} ms {:.0} | depth {:.1} nps {:.0}",
+            figures[0], figures[1], figures[2], figures[3]
+        ));
+    }
+    let ratio = |figure: usize| medians[1][figure] / medians[0][figure].max(f64::MIN_POSITIVE);
+    print(&format!(
+        "ratio sscc/chess nodes {:.2} ms {:.2} | depth {:.2} nps {:.2}",
+        ratio(0),
+        ratio(1),
+        ratio(2),
+        ratio(3)
+    ));
+    let fixed_depth = || {
+        measures
+            .iter()
+            .flatten()
+            .map(|searched| searched.fixed_depth)
+    };
+    let nodes: u64 = fixed_depth().map(|fixed| fixed.nodes).sum();
+    let time: f64 = fixed_depth().map(|fixed| fixed.time.as_secs_f64()).sum();
+    print(&format!(
+        "{nodes} nodes {} nps",
+        (nodes as f64 / time.max(1e-6)) as u64
+    ));
+    Ok(())
+}
