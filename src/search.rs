@@ -584,6 +584,8 @@ impl<'a> Worker<'a> {
         let us = position.side_to_move();
         let mut index = 0;
         let mut tt_move_tactical = false;
+        // Built at the first move that needs it: most nodes are cut off before.
+        let mut chain_test: Option<ChainTest> = None;
         self.keys.push(position.key());
         'moves: for scored in picker.by_ref() {
             let mv = scored.action.mv;
@@ -599,7 +601,9 @@ impl<'a> Worker<'a> {
                 continue;
             }
             let chain = match rules {
-                Some(rules) if switch_allowed => forms_chain(position, mv, &rules),
+                Some(rules) if switch_allowed => chain_test
+                    .get_or_insert_with(|| ChainTest::new(position, &rules))
+                    .forms_chain(mv),
                 _ => false,
             };
             // Moves that lose material in the exchange on their square, near
@@ -656,7 +660,7 @@ impl<'a> Worker<'a> {
                 };
                 let new_depth = depth - 1 + extension;
                 let child_run = match rules {
-                    Some(rules) if switch => run.after_switch(position, mv, &rules),
+                    Some(rules) if switch => run_here.after_switch(position, mv, &rules),
                     _ => SwitchRun::default(),
                 };
                 let value = if index == 0 {

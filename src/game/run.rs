@@ -11,20 +11,69 @@ pub struct SwitchRun {
     limit: RunLimit,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Hash)]
+#[derive(Clone, Copy, Debug, Default)]
 enum RunLimit {
     /// No run in progress: the next switch is always allowed.
     #[default]
     NoRun,
     Known(u32),
     /// Rule `chain`: the size of the chain that started the run, computed only
-    /// when a run gets long enough for it to matter.
+    /// when a run gets long enough for it to matter, and then kept in `size`
+    /// (which equality and hashing ignore: the chain alone decides it).
     ChainSize {
         occupied: Bitboard,
         landing: Bitboard,
         min_enclosed: u32,
+        size: Option<u32>,
     },
     Unlimited,
+}
+
+impl RunLimit {
+    /// What decides the limit, without the chain size computed from it.
+    fn identity(&self) -> (u8, u64, u64, u32) {
+        match *self {
+            RunLimit::NoRun => (0, 0, 0, 0),
+            RunLimit::Known(limit) => (1, 0, 0, limit),
+            RunLimit::ChainSize {
+                occupied,
+                landing,
+                min_enclosed,
+                ..
+            } => (2, occupied.0, landing.0, min_enclosed),
+            RunLimit::Unlimited => (3, 0, 0, 0),
+        }
+    }
+}
+
+impl PartialEq for RunLimit {
+    fn eq(&self, other: &RunLimit) -> bool {
+        self.identity() == other.identity()
+    }
+}
+
+impl Eq for RunLimit {}
+
+impl std::hash::Hash for RunLimit {
+    /// As `#[derive(Hash)]` would hash it without `size`, so that keys do
+    /// not depend on whether the size was computed.
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        std::mem::discriminant(self).hash(state);
+        match self {
+            RunLimit::NoRun | RunLimit::Unlimited => {}
+            RunLimit::Known(limit) => limit.hash(state),
+            RunLimit::ChainSize {
+                occupied,
+                landing,
+                min_enclosed,
+                ..
+            } => {
+                occupied.hash(state);
+                landing.hash(state);
+                min_enclosed.hash(state);
+            }
+        }
+    }
 }
 
 impl SwitchRun {
@@ -51,12 +100,21 @@ impl SwitchRun {
             RunLimit::NoRun | RunLimit::Unlimited => None,
             RunLimit::Known(limit) => Some(limit),
             RunLimit::ChainSize {
+                size: Some(size), ..
+            } => Some(size),
+            RunLimit::ChainSize {
                 occupied,
                 landing,
                 min_enclosed,
+                size: None,
             } => {
-                let size = chain::chain_size(occupied, landing, min_enclosed);
-                self.limit = RunLimit::Known(size);
+                let size = chain_size(occupied, landing, min_enclosed);
+                self.limit = RunLimit::ChainSize {
+                    occupied,
+                    landing,
+                    min_enclosed,
+                    size: Some(size),
+                };
                 Some(size)
             }
         }
@@ -69,6 +127,7 @@ impl SwitchRun {
                 occupied: position.occupied_after(mv),
                 landing: position.landing_squares(mv),
                 min_enclosed: rules.min_enclosed,
+                size: None,
             },
             (RunLimit::NoRun, SwitchRule::Moves) => {
                 RunLimit::Known(position.fullmove_number().into())
@@ -81,6 +140,31 @@ impl SwitchRun {
             limit,
         }
     }
+}
+
+/// [`chain::chain_size`], remembered per thread: every node of a long run
+/// asks for the size of the chain that started it, and computing it
+/// allocates and takes tens of microseconds.
+fn chain_size(occupied: Bitboard, landing: Bitboard, min_enclosed: u32) -> u32 {
+    const ENTRIES: usize = 1 << 10;
+    type Remembered = (Bitboard, Bitboard, u32, u32);
+    thread_local! {
+        static SIZES: std::cell::RefCell<Vec<Remembered>> =
+            std::cell::RefCell::new(vec![(Bitboard::EMPTY, Bitboard::EMPTY, 0, 0); ENTRIES]);
+    }
+    let hash = (occupied.0 ^ landing.0.rotate_left(17) ^ u64::from(min_enclosed))
+        .wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    let index = (hash >> (64 - ENTRIES.trailing_zeros())) as usize;
+    SIZES.with_borrow_mut(|sizes| {
+        let (seen_occupied, seen_landing, seen_min, size) = sizes[index];
+        // `min_enclosed` is at least 1, so an unused entry never matches.
+        if (seen_occupied, seen_landing, seen_min) == (occupied, landing, min_enclosed) {
+            return size;
+        }
+        let size = chain::chain_size(occupied, landing, min_enclosed);
+        sizes[index] = (occupied, landing, min_enclosed, size);
+        size
+    })
 }
 
 /// The chain test for the moves of one position: cheaper per move than
