@@ -850,7 +850,7 @@ impl<'a> Worker<'a> {
         } else {
             raw_eval = entry.map_or_else(|| self.evaluate(position, ply), |entry| entry.eval);
             let static_eval = self.corrected(position, raw_eval);
-            let stand_pat = self.stand_pat(position, run, static_eval, ply);
+            let stand_pat = self.stand_pat(position, run, static_eval, beta, ply);
             if stand_pat >= beta {
                 return stand_pat;
             }
@@ -990,27 +990,39 @@ impl<'a> Worker<'a> {
     /// player who can close a chain and switch may take the other army
     /// instead, so the position is worth about the better of the two sides:
     /// at the horizon a chain can turn a lost position into a won one, which
-    /// captures alone never see.
-    fn stand_pat(&mut self, position: &Position, mut run: SwitchRun, own: i32, ply: usize) -> i32 {
+    /// captures alone never see. Only as far as `beta`: a value there
+    /// already ends the quiescence search, so no more chains are tested.
+    fn stand_pat(
+        &mut self,
+        position: &Position,
+        mut run: SwitchRun,
+        own: i32,
+        beta: i32,
+        ply: usize,
+    ) -> i32 {
         let Some(rules) = self.rules() else {
             return own;
         };
-        if own >= AHEAD_ENOUGH_TO_STAY || !run.allows_switch() {
+        if own >= beta || own >= AHEAD_ENOUGH_TO_STAY || !run.allows_switch() {
             return own;
         }
         let chains = ChainTest::new(position, &rules);
         let mut best = own;
-        let mut chain_moves: ArrayVec<Move, 256> = ArrayVec::new();
         position.generate_moves(|moves| {
-            chain_moves.extend(moves.into_iter().filter(|&mv| chains.forms_chain(mv)));
+            for mv in moves {
+                if !chains.forms_chain(mv) {
+                    continue;
+                }
+                // After the switch the same player moves the other army.
+                let child = position.after(mv);
+                self.enter_child(ply, position, &child);
+                best = best.max(self.evaluate(&child, ply + 1));
+                if best >= beta {
+                    return true;
+                }
+            }
             false
         });
-        for mv in chain_moves {
-            // After the switch the same player moves the other army.
-            let child = position.after(mv);
-            self.enter_child(ply, position, &child);
-            best = best.max(self.evaluate(&child, ply + 1));
-        }
         best
     }
 
