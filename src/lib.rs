@@ -9,6 +9,7 @@ pub mod game;
 pub mod movepick;
 pub mod play;
 pub mod rng;
+pub mod runs;
 pub mod search;
 pub mod see;
 pub mod time;

@@ -1,0 +1,144 @@
+//! The run mate probe (`src/runs.rs`) against a plain recursion written from
+//! its definition, and its wins against the plain minimax of spec section 8.
+
+mod common;
+
+use catena::board::{Position, attacks};
+use catena::game::{GameState, Rules, SwitchRule, SwitchRun, forms_chain, pgn};
+use catena::runs::RunMates;
+use catena::tools::epd;
+use common::minimax::{Switches, forced_win};
+
+/// The fewest plies of a run that mates from `position`: chain-closing
+/// moves, each followed by a switch while the run allows one, then a move
+/// that mates; at most `switches` switches. `path` holds the positions of
+/// the run so far: a run through a position already met with the same side
+/// to move since the last capture or pawn move is not taken, as the search
+/// scores such a position a draw.
+fn plain_run_mate(
+    position: &Position,
+    mut run: SwitchRun,
+    rules: &Rules,
+    switches: u32,
+    path: &mut Vec<Position>,
+) -> Option<u32> {
+    let moves = position.legal_moves();
+    let mates = |mv| {
+        let child = position.after(mv);
+        child.in_check() && child.legal_moves().is_empty()
+    };
+    if moves.iter().any(|&mv| mates(mv)) {
+        return Some(1);
+    }
+    if switches == 0 || !run.allows_switch() {
+        return None;
+    }
+    let mut best: Option<u32> = None;
+    for &mv in moves.iter() {
+        if !forms_chain(position, mv, rules) {
+            continue;
+        }
+        let child = position.after(mv);
+        let recent = path.len().saturating_sub(child.halfmove_clock() as usize);
+        let repeated = path[recent..]
+            .iter()
+            .any(|earlier| earlier.key() == child.key());
+        if child.halfmove_clock() >= 100 || repeated {
+            continue;
+        }
+        path.push(position.clone());
+        let found = plain_run_mate(
+            &child,
+            run.after_switch(position, mv, rules),
+            rules,
+            switches - 1,
+            path,
+        );
+        path.pop();
+        if let Some(plies) = found {
+            best = Some(best.map_or(plies + 1, |best| best.min(plies + 1)));
+        }
+    }
+    best
+}
+
+/// Positions met in SSCC play: every position of the games behind the
+/// SSCC bench, with its run, and those of the switch suites with no run.
+fn states() -> Vec<(Position, SwitchRun)> {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let games = std::fs::read_to_string(format!("{root}/tests/data/sscc_games.pgn")).unwrap();
+    let mut states = Vec::new();
+    for record in pgn::read_all(&games).unwrap() {
+        let mut replay = GameState::new(record.game.start().clone(), *record.game.rules());
+        for ply in record.game.plies() {
+            states.push((replay.position().clone(), replay.run()));
+            replay.apply(ply.mv, ply.switched).unwrap();
+        }
+    }
+    for suite in ["switch_wins", "runs", "inner_switches"] {
+        let text = std::fs::read_to_string(format!("{root}/tests/data/{suite}.epd")).unwrap();
+        for line in epd::parse_suite(&text) {
+            states.push((Position::from_fen(&line.fen).unwrap(), SwitchRun::default()));
+        }
+    }
+    states
+}
+
+#[test]
+fn the_probe_finds_the_shortest_run_mate_as_the_plain_search_does() {
+    attacks::init();
+    let states = states();
+    let mut found = 0;
+    for rule in SwitchRule::ALL {
+        let rules = Rules::new(rule, 2).unwrap();
+        let mut probe = RunMates::default();
+        for (position, run) in &states {
+            let expected = plain_run_mate(position, *run, &rules, 3, &mut Vec::new());
+            let mut keys = Vec::new();
+            let probed = probe.probe(position, *run, &rules, 3, u32::MAX, &mut keys);
+            assert_eq!(probed, expected, "{position} rule {rule}, run {run:?}");
+            found += usize::from(probed.is_some_and(|plies| plies > 1));
+        }
+    }
+    assert!(found >= 20, "only {found} run mates met");
+}
+
+#[test]
+fn every_run_mate_is_a_forced_win() {
+    attacks::init();
+    let rules = Rules::default();
+    let mut probe = RunMates::default();
+    let mut checked = 0;
+    for (position, run) in states() {
+        let Some(plies) = probe.probe(&position, run, &rules, 2, u32::MAX, &mut Vec::new()) else {
+            continue;
+        };
+        assert!(
+            forced_win(&position, run, &rules, plies, Switches::Everywhere),
+            "{position}: a run mate in {plies} plies"
+        );
+        checked += 1;
+    }
+    assert!(checked >= 20, "only {checked} run mates checked");
+}
+
+#[test]
+fn a_probe_out_of_nodes_claims_nothing() {
+    attacks::init();
+    let rules = Rules::default();
+    for (position, run) in states() {
+        let mut probe = RunMates::default();
+        if probe
+            .probe(&position, run, &rules, 3, u32::MAX, &mut Vec::new())
+            .is_some_and(|plies| plies > 2)
+        {
+            let mut starved = RunMates::default();
+            assert_eq!(
+                starved.probe(&position, run, &rules, 3, 1, &mut Vec::new()),
+                None
+            );
+            return;
+        }
+    }
+    panic!("no run mate of two switches met");
+}
