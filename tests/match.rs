@@ -756,6 +756,34 @@ fn an_engine_that_cannot_switch_is_sent_no_switch_tokens() {
     assert_eq!(game.comment, "Draw by adjudication: move limit");
 }
 
+/// A player whose engine scores itself lost resigns, and the colour it
+/// controls loses: here A, playing White, reports −600 at every move.
+#[test]
+fn the_side_that_resigns_loses() {
+    let dir = ScratchDir::new("match-resign");
+    let moves = "g1f3 g8f6 f3g1 f6g8";
+    let engines = engine_list(
+        &dir,
+        &[
+            ("A", scripted_command(&format!("--score -600 {moves}")), 1),
+            ("B", scripted_command(&format!("--score 600 {moves}")), 1),
+        ],
+    );
+    let args = [
+        "--variant",
+        "chess",
+        "--games",
+        "1",
+        "--resign",
+        "movecount=1",
+        "score=500",
+    ];
+    let (output, pgn) = play_to_pgn(&dir, &engines, &args);
+    let game = check_match(&output, &pgn, ["A", "B"], 1).remove(0);
+    assert_eq!(game.result, "0-1", "{game:?}");
+    assert_eq!(game.points_of("A"), 0.0);
+}
+
 /// The time margin is time the engine may use: an engine that answers
 /// after its time per move is up, but within the margin, plays on.
 #[test]

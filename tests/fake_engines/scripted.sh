@@ -3,17 +3,20 @@
 # of its argument list whose index is the number of moves played so far (the
 # moves of the last `position` command), whichever colour it has. A move
 # written `d2d3:switch` is answered `bestmove d2d3 switch`.
-# Usage: sh scripted.sh [--sscc] [--delay SECONDS] MOVE...
+# Usage: sh scripted.sh [--sscc] [--delay SECONDS] [--score CP] MOVE...
 #   --sscc    offer `UCI_Variant` with `sscc`, and read `switch` tokens;
 #             without it a `switch` token ends the move list, as an engine
 #             that does not know SSCC would stop at a move it cannot read
 #   --delay   wait this long before each answer
+#   --score   report this score (`info depth 1 score cp CP`) before each answer
 sscc=
 delay=0
+score=
 while :; do
     case $1 in
     --sscc) sscc=1 && shift ;;
     --delay) delay=$2 && shift 2 ;;
+    --score) score=$2 && shift 2 ;;
     *) break ;;
     esac
 done
@@ -40,6 +43,7 @@ while IFS= read -r line; do
         ;;
     go*)
         sleep "$delay"
+        [ -n "$score" ] && echo "info depth 1 score cp $score"
         index=0
         for mv in "$@"; do
             if [ "$index" -eq "$played" ]; then
