@@ -13,9 +13,10 @@
 //! The main search does not call it: probing every node cost more than it
 //! won in SSCC games (docs/sscc-search.md, "Changes").
 
+use crate::board::Move;
 use crate::board::Position;
 use crate::game::{ChainTest, Rules, SwitchRun};
-use crate::search::run_key;
+use crate::search::{repeats, run_key};
 
 const ENTRIES: usize = 1 << 16;
 
@@ -117,13 +118,12 @@ impl RunMates {
         let mut mate = false;
         position.generate_moves(|moves| {
             for mv in moves {
-                let child = position.after(mv);
-                if child.in_check() && !child.has_legal_move() {
+                if mates(position, mv) {
                     mate = true;
                     return true;
                 }
                 if chains.forms_chain(mv) {
-                    chain_moves.push((mv, child));
+                    chain_moves.push((mv, position.after(mv)));
                 }
             }
             false
@@ -136,7 +136,7 @@ impl RunMates {
         let mut unknown = false;
         keys.push(position.key());
         for (mv, child) in chain_moves {
-            if child.halfmove_clock() >= 100 || repeats(keys, &child) {
+            if child.halfmove_clock() >= 100 || repeats(keys, child.key(), child.halfmove_clock()) {
                 continue;
             }
             let child_run = run.after_switch(position, mv, rules);
@@ -173,10 +173,7 @@ impl RunMates {
     fn mate_in_one(&mut self, position: &Position) -> Found {
         let mut mate = false;
         position.generate_moves(|moves| {
-            mate = moves.into_iter().any(|mv| {
-                let child = position.after(mv);
-                child.in_check() && !child.has_legal_move()
-            });
+            mate = moves.into_iter().any(|mv| mates(position, mv));
             mate
         });
         if mate { Found::Mate(1) } else { Found::None }
@@ -191,14 +188,8 @@ impl RunMates {
     }
 }
 
-/// Whether `child` repeats a position of `keys` with the same side to move,
-/// since the last capture or pawn move: the search scores such a position a
-/// draw.
-fn repeats(keys: &[u64], child: &Position) -> bool {
-    keys.iter()
-        .rev()
-        .take(child.halfmove_clock() as usize)
-        .skip(1)
-        .step_by(2)
-        .any(|&earlier| earlier == child.key())
+/// Whether `mv` mates.
+fn mates(position: &Position, mv: Move) -> bool {
+    let child = position.after(mv);
+    child.in_check() && !child.has_legal_move()
 }

@@ -145,6 +145,18 @@ fn score_from_tt(score: i32, ply: usize) -> i32 {
     }
 }
 
+/// Whether the position with `key` repeats one of `keys` (the positions
+/// before it, oldest first). Positions before the last capture or pawn move
+/// cannot recur; the previous position had the other side to move.
+pub fn repeats(keys: &[u64], key: u64, halfmove_clock: u16) -> bool {
+    keys.iter()
+        .rev()
+        .take(halfmove_clock as usize)
+        .skip(1)
+        .step_by(2)
+        .any(|&earlier| earlier == key)
+}
+
 /// The part of the transposition key that tells switch runs apart (spec
 /// section 4): 0 with no run, else a hash of the run, whose limit stays
 /// uncomputed until a switch needs it.
@@ -325,15 +337,7 @@ impl<'a> Worker<'a> {
     }
 
     fn is_repetition(&self, key: u64, halfmove_clock: u16) -> bool {
-        // Positions before the last capture or pawn move cannot recur; the
-        // previous position had the other side to move.
-        self.keys
-            .iter()
-            .rev()
-            .take(halfmove_clock as usize)
-            .skip(1)
-            .step_by(2)
-            .any(|&earlier| earlier == key)
+        repeats(&self.keys, key, halfmove_clock)
     }
 
     /// Whether the side to move has a piece besides pawns and king (null move is unsafe otherwise).
