@@ -1,19 +1,26 @@
 //! Chains (spec section 2): loops of pieces through the piece that just moved,
 //! surrounding a king-connected group of at least `MinEnclosed` empty squares.
 //!
-//! The method, exact and without recursion on the board:
-//! 1. on the chess board, a bitboard flood fill rejects every position whose
-//!    pieces cut no group of `MinEnclosed` empty squares off the edge
-//!    ([`rejection`]): almost every move of a game ends there;
-//! 2. otherwise the pieces king-connected to the moved one are drawn as a plane
-//!    graph and its faces are labelled ([`faces`]);
-//! 3. a loop through the piece is the border between a connected set of faces
-//!    and the connected rest, so "can these squares be surrounded?" is a
-//!    two-disjoint-paths question on the small graph of faces, answered by a
-//!    unit-capacity flow, and the chain size is a branch-and-bound over paths
-//!    of faces ([`enclosure`]);
-//! 4. for display, the loop with the fewest pieces is found by iterative
-//!    deepening ([`smallest`]).
+//! The method, exact and without recursion on the board (`docs/chains.md`
+//! gives it with pictures):
+//! 1. the move screen ([`screen`]) settles, for all the moves of a position
+//!    at once, the moves whose square cuts nothing new off the edge;
+//! 2. a flood fill from the edge rejects a board whose pieces cut off no
+//!    group of `MinEnclosed` empty squares ([`rejection`] on bitboards,
+//!    [`spread`] on any grid): almost every move of a game ends there;
+//! 3. every loop through the moved piece lies in one 2-connected block of the
+//!    pieces' king graph ([`blocks`], [`grid_blocks`]); a piece on a block's
+//!    outer border surrounds all the block cuts off, and a piece deep inside
+//!    may have any one face of the block's drawing ([`faces`]) inside;
+//! 4. a group spread over several faces is inside a loop through the piece
+//!    exactly when a corridor of faces leads from the outer face to the piece
+//!    around it (Menger's theorem on the dual, [`corridor`], [`surround`]);
+//! 5. the chain size, asked for only when a chain is formed, is a
+//!    branch-and-bound over such corridors ([`enclosure`]); verdicts past the
+//!    rejection are remembered per thread by board ([`memo`]);
+//! 6. for display, the loop with the fewest pieces is found by iterative
+//!    deepening ([`smallest`]); on large grids the rejection and the rest
+//!    race on two threads ([`race`]).
 
 mod blocks;
 mod corridor;
