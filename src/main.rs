@@ -106,9 +106,14 @@ fn main() -> ExitCode {
             threads,
             hash,
         }) => {
-            bench::run(*depth, *hash as usize, (*threads).into(), &mut |line| {
-                println!("{line}")
-            });
+            let control = catena::search::Control::default();
+            bench::run(
+                *depth,
+                *hash as usize,
+                (*threads).into(),
+                &control,
+                &mut |line| println!("{line}"),
+            );
             Ok(true)
         }
     };

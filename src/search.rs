@@ -77,6 +77,23 @@ pub struct Root {
     pub variant: Variant,
 }
 
+/// What the search tells as it goes.
+#[derive(Clone, Debug)]
+pub enum Info {
+    /// A line at the end of an iteration.
+    Line(Report),
+    /// The root action being searched, from the first second on, as
+    /// Stockfish tells it: `currmove` and `currmovenumber` (from 1).
+    CurrentMove {
+        depth: i32,
+        action: Action,
+        number: usize,
+    },
+}
+
+/// When the search starts to tell which root action it is searching.
+const CURRENT_MOVE_AFTER: Duration = Duration::from_secs(1);
+
 /// One line of `info`.
 #[derive(Clone, Debug)]
 pub struct Report {
@@ -1041,9 +1058,9 @@ impl<'a> Worker<'a> {
         &mut self,
         root: &Root,
         depth: i32,
-        mut alpha: i32,
-        beta: i32,
+        (mut alpha, beta): (i32, i32),
         first: usize,
+        report: &mut dyn FnMut(&Info),
     ) -> i32 {
         let position = &root.position;
         let mut best = -INFINITE;
@@ -1052,6 +1069,13 @@ impl<'a> Worker<'a> {
         self.keys.push(position.key());
         for index in first..self.root_moves.len() {
             let action = self.root_moves[index].action;
+            if self.id == 0 && self.shared.elapsed() >= CURRENT_MOVE_AFTER {
+                report(&Info::CurrentMove {
+                    depth,
+                    action,
+                    number: index + 1,
+                });
+            }
             let child = position.after(action.mv);
             self.line[0] = Some(Played::new(position, action.mv));
             self.enter_child(0, position, &child);
@@ -1114,7 +1138,7 @@ impl<'a> Worker<'a> {
         best
     }
 
-    fn iterate(&mut self, root: &Root, report: &mut dyn FnMut(&Report)) -> i32 {
+    fn iterate(&mut self, root: &Root, report: &mut dyn FnMut(&Info)) -> i32 {
         let limits = self.shared.limits;
         let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
         let lines = limits.multipv.clamp(1, self.root_moves.len().max(1));
@@ -1140,7 +1164,7 @@ impl<'a> Worker<'a> {
                     (-INFINITE, INFINITE)
                 };
                 loop {
-                    let score = self.search_root(root, depth, alpha, beta, line);
+                    let score = self.search_root(root, depth, (alpha, beta), line, report);
                     if self.should_stop() {
                         break;
                     }
@@ -1161,6 +1185,10 @@ impl<'a> Worker<'a> {
                 if self.should_stop() {
                     break;
                 }
+                // Lines in score order: a later line may come out above an
+                // earlier one, whose score was only a bound.
+                self.root_moves[..=line]
+                    .sort_by_key(|root_move| std::cmp::Reverse(root_move.score));
             }
             if self.should_stop() {
                 break;
@@ -1171,7 +1199,7 @@ impl<'a> Worker<'a> {
                 let elapsed = self.shared.elapsed();
                 for line in 0..lines {
                     let root_move = &self.root_moves[line];
-                    report(&Report {
+                    report(&Info::Line(Report {
                         depth,
                         seldepth: self.seldepth as i32,
                         multipv: line + 1,
@@ -1181,7 +1209,7 @@ impl<'a> Worker<'a> {
                         time: self.shared.started.elapsed(),
                         hashfull: self.shared.tt.hashfull(),
                         pv: root_move.pv.clone(),
-                    });
+                    }));
                 }
                 let best = self.root_moves[0].score;
                 if let Some(moves) = limits.mate
@@ -1262,7 +1290,7 @@ pub fn search(
     histories: &mut Vec<Histories>,
     control: &Control,
     started: Instant,
-    report: &mut dyn FnMut(&Report),
+    report: &mut dyn FnMut(&Info),
 ) -> SearchResult {
     tt.new_search();
     let threads = limits.threads.max(1);
@@ -1319,6 +1347,24 @@ pub fn search(
                 })
             })
             .collect();
+        // With more threads than cores, the main thread may wait long for
+        // its turn to look at the clock: a watcher that sleeps between looks
+        // is woken on time and stops every thread at the hard limit.
+        if threads > 1
+            && let Some(budget) = limits.budget
+        {
+            let shared = &shared;
+            scope.spawn(move || {
+                while !shared.done.load(Ordering::Relaxed) {
+                    if !control.pondering.load(Ordering::Relaxed) && shared.elapsed() >= budget.hard
+                    {
+                        control.stop.store(true, Ordering::Relaxed);
+                        break;
+                    }
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+            });
+        }
         let depth = main.iterate(root, report);
         main.publish_nodes();
         shared.done.store(true, Ordering::Relaxed);

@@ -69,20 +69,21 @@ impl Budget {
     /// it may not; a best action that has just changed, a falling score, or
     /// rivals that took much of the effort earn more time, and a best action
     /// that has held for several iterations less.
-    /// A fixed time per move (soft = hard) is spent as given.
+    ///
+    /// A fixed time (soft = hard, as `go movetime` gives) is spent whole:
+    /// iterations start until it runs out, and the hard limit ends the last
+    /// one, since UCI's `movetime` means "search exactly this long".
     pub fn allows_iteration(&self, elapsed: Duration, progress: Progress) -> bool {
-        let scale = if self.soft < self.hard {
-            const BY_STABILITY: [f64; 5] = [1.5, 1.2, 1.0, 0.85, 0.7];
-            let stability = BY_STABILITY[(progress.stable_iterations as usize).min(4)];
-            let falling = 1.0 + f64::from(progress.score_drop.clamp(0, 100)) / 200.0;
-            // When the rivals of the best action took most of the effort,
-            // one of them nearly replaced it.
-            let contested = (1.5 - progress.best_action_share.clamp(0.0, 1.0)) * 1.35;
-            stability * falling * contested
-        } else {
-            1.0
-        };
-        elapsed < self.soft.mul_f64(scale / 2.0)
+        if self.soft >= self.hard {
+            return elapsed < self.hard;
+        }
+        const BY_STABILITY: [f64; 5] = [1.5, 1.2, 1.0, 0.85, 0.7];
+        let stability = BY_STABILITY[(progress.stable_iterations as usize).min(4)];
+        let falling = 1.0 + f64::from(progress.score_drop.clamp(0, 100)) / 200.0;
+        // When the rivals of the best action took most of the effort,
+        // one of them nearly replaced it.
+        let contested = (1.5 - progress.best_action_share.clamp(0.0, 1.0)) * 1.35;
+        elapsed < self.soft.mul_f64(stability * falling * contested / 2.0)
     }
 
     /// The budget for `go movetime`: all of it, less the overhead.
@@ -250,8 +251,8 @@ mod tests {
                 score_drop: 100,
                 best_action_share: 0.1,
             };
-            assert!(budget.allows_iteration(ms(499), progress));
-            assert!(!budget.allows_iteration(ms(500), progress));
+            assert!(budget.allows_iteration(ms(999), progress));
+            assert!(!budget.allows_iteration(ms(1000), progress));
         }
     }
 }

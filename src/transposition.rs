@@ -4,6 +4,7 @@
 //! torn by two threads writing at once fails the key check on reading, so a
 //! thread never trusts a mix of two entries (the "lockless hashing" of Hyatt and Mann).
 
+use std::alloc::{self, Layout};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// What a stored score says about the true value.
@@ -90,16 +91,35 @@ fn depth_of(data: u64) -> i64 {
 }
 
 impl TranspositionTable {
-    /// A table of about `megabytes` MB (at least one bucket).
+    /// A table of about `megabytes` MB (at least one bucket). Panics if the
+    /// machine cannot give the memory; `try_new` says so instead.
     pub fn new(megabytes: usize) -> TranspositionTable {
+        Self::try_new(megabytes).unwrap_or_else(|problem| panic!("{problem}"))
+    }
+
+    /// A table of about `megabytes` MB (at least one bucket), or why the
+    /// machine cannot give that much. The memory comes zeroed from the
+    /// allocator: a large table is then the operating system's zero pages,
+    /// touched only as the search reaches them, and `Hash 8192` is ready at
+    /// once instead of after writing eight gigabytes.
+    pub fn try_new(megabytes: usize) -> Result<TranspositionTable, String> {
+        let refused = || format!("cannot allocate {megabytes} MB for the hash table");
         let bytes = megabytes.saturating_mul(1 << 20);
         let count = (bytes / std::mem::size_of::<Bucket>()).max(1);
-        let mut buckets = Vec::new();
-        buckets.resize_with(count, Bucket::default);
-        TranspositionTable {
+        let layout = Layout::array::<Bucket>(count).map_err(|_| refused())?;
+        // SAFETY: the layout's size is not zero (at least one bucket of 32 bytes).
+        let memory = unsafe { alloc::alloc_zeroed(layout) }.cast::<Bucket>();
+        if memory.is_null() {
+            return Err(refused());
+        }
+        // SAFETY: `memory` comes from the global allocator with the layout of
+        // exactly `count` buckets, and all-zero bytes are a valid `Bucket`
+        // (two pairs of atomic zeros), so all `count` buckets are initialised.
+        let buckets = unsafe { Vec::from_raw_parts(memory, count, count) };
+        Ok(TranspositionTable {
             buckets,
             generation: AtomicU64::new(0),
-        }
+        })
     }
 
     /// Forgets every entry; only between searches.

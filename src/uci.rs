@@ -21,7 +21,7 @@ use crate::eval;
 use crate::game::{GameError, Rules, SwitchRule, SwitchRun, forms_chain};
 use crate::movepick::{Action, describe_action};
 use crate::search::{
-    self, Control, Histories, Limits, Report, Root, SearchResult, Variant, uci_score,
+    self, Control, Histories, Info, Limits, Report, Root, SearchResult, Variant, uci_score,
 };
 use crate::time::{Budget, Clock};
 use crate::tools::{bench, perft};
@@ -42,7 +42,24 @@ fn info_string(text: &str) {
     send(&UciMessage::info_string(text.to_string()).serialize());
 }
 
+/// At most `limit` characters of `text`, with `…` where it was cut: what is
+/// echoed of a bad input, which may be megabytes long.
+fn excerpt(text: &str, limit: usize) -> String {
+    match text.char_indices().nth(limit) {
+        Some((end, _)) => format!("{}…", &text[..end]),
+        None => text.to_string(),
+    }
+}
+
+/// Input quoted in a message: its first 100 characters.
+fn quote(input: &str) -> String {
+    excerpt(input, 100)
+}
+
+/// Reports a bad input on stderr and as an `info string`; never longer than
+/// 500 characters, whatever parts of the input the message quotes.
 fn error(text: &str) {
+    let text = excerpt(text, 500);
     log::warn!("{text}");
     info_string(&format!("error: {text}"));
 }
@@ -136,13 +153,14 @@ impl Game {
     }
 }
 
-/// A search in progress on its own thread.
+/// A search, or a `go perft` or `bench`, in progress on its own thread.
 struct Running {
     handle: JoinHandle<()>,
     control: Arc<Control>,
     started: Instant,
-    /// `go infinite`, or `go` without limits: only `stop` ends it.
-    endless: bool,
+    /// A `go perft` or `bench`: a later command waits for its end, where it
+    /// would stop a search.
+    task: bool,
 }
 
 pub struct Engine {
@@ -169,10 +187,17 @@ struct GoCommand {
 /// A number for `go`: negative clocks (some GUIs send them) count as 0 and
 /// numbers too big for a `u64` as the biggest one.
 fn parse_count(token: &str) -> Option<u64> {
-    if let Ok(value) = token.parse::<i128>() {
-        return Some(value.clamp(0, i128::from(u64::MAX)) as u64);
+    let (negative, digits) = match token.strip_prefix('-') {
+        Some(digits) => (true, digits),
+        None => (false, token.strip_prefix('+').unwrap_or(token)),
+    };
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
     }
-    (!token.is_empty() && token.bytes().all(|b| b.is_ascii_digit())).then_some(u64::MAX)
+    if negative {
+        return Some(0);
+    }
+    Some(digits.parse().unwrap_or(u64::MAX))
 }
 
 impl Default for Engine {
@@ -226,10 +251,9 @@ impl Engine {
                 return;
             }
         }
-        // End of input: a search without its own end is stopped; one with
-        // limits is allowed to finish and print its move.
-        let endless = self.running.as_ref().is_some_and(|running| running.endless);
-        self.wait_for_search(endless);
+        // End of input: the GUI has gone, so this is `quit`, as in Stockfish.
+        // A search still running is stopped and prints its move.
+        self.wait_for_search(true);
     }
 
     /// Handles one line; false after `quit`.
@@ -257,8 +281,9 @@ impl Engine {
             "setoption" => self.setoption(line),
             "register" => {}
             "ucinewgame" => {
+                self.finish_task();
                 self.wait_for_search(true);
-                self.tt.clear();
+                self.clear_hash();
                 self.histories
                     .lock()
                     .unwrap_or_else(PoisonError::into_inner)
@@ -288,7 +313,6 @@ impl Engine {
             "d" => self.display(),
             "eval" => send(&eval::describe(&self.game.position)),
             "bench" => {
-                self.wait_for_search(true);
                 let depth = match tokens.get(1).map(|token| token.parse::<i32>()) {
                     None => bench::DEFAULT_DEPTH,
                     Some(Ok(depth)) if (1..=search::MAX_DEPTH).contains(&depth) => depth,
@@ -297,14 +321,12 @@ impl Engine {
                         return true;
                     }
                 };
-                bench::run(
-                    depth,
-                    self.options.hash_mb,
-                    self.options.threads,
-                    &mut |line| send(line),
-                );
+                let (hash_mb, threads) = (self.options.hash_mb, self.options.threads);
+                self.spawn_task("bench", move |control| {
+                    bench::run(depth, hash_mb, threads, control, &mut |line| send(line));
+                });
             }
-            _ => error(&format!("unknown command '{}'", line.trim())),
+            _ => error(&format!("unknown command '{}'", quote(line.trim()))),
         }
         true
     }
@@ -332,14 +354,61 @@ impl Engine {
         }
     }
 
+    /// Waits for a running `go perft` or `bench` to end by itself: commands
+    /// sent after it are answered after it, as they were sent.
+    fn finish_task(&mut self) {
+        if self.running.as_ref().is_some_and(|running| running.task) {
+            self.wait_for_search(false);
+        }
+    }
+
+    /// Runs `task` on its own thread, where searches run, so that `stop`,
+    /// `isready`, `quit` and the end of input are answered while it works.
+    /// A search in progress is stopped first; an earlier task is finished.
+    fn spawn_task(&mut self, name: &str, task: impl FnOnce(&Control) + Send + 'static) {
+        self.finish_task();
+        self.wait_for_search(true);
+        let control = Arc::new(Control::default());
+        let thread_control = Arc::clone(&control);
+        let spawned = std::thread::Builder::new()
+            .name(name.to_string())
+            .stack_size(64 << 20)
+            .spawn(move || {
+                task(&thread_control);
+                thread_control.answered.store(true, Ordering::Release);
+            });
+        match spawned {
+            Ok(handle) => {
+                self.running = Some(Running {
+                    handle,
+                    control,
+                    started: Instant::now(),
+                    task: true,
+                })
+            }
+            Err(problem) => error(&format!("cannot start the {name} thread: {problem}")),
+        }
+    }
+
+    /// Empties the hash table. A fresh table of zero pages costs nothing
+    /// until used, where writing zeros over a large one took seconds; the old
+    /// one is cleared in place only if the memory for a new one is short.
+    fn clear_hash(&mut self) {
+        match TranspositionTable::try_new(self.options.hash_mb) {
+            Ok(table) => self.tt = Arc::new(table),
+            Err(_) => self.tt.clear(),
+        }
+    }
+
     fn setoption(&mut self, line: &str) {
+        self.finish_task();
         let parsed = panic::catch_unwind(|| vampirc_uci::parse_one(line));
         let (name, value) = match parsed {
             Ok(UciMessage::SetOption { name, value }) => (name, value),
             _ => {
                 error(&format!(
                     "cannot read '{}': use setoption name <name> [value <value>]",
-                    line.trim()
+                    quote(line.trim())
                 ));
                 return;
             }
@@ -359,9 +428,11 @@ impl Engine {
             }
         };
         let result = match name.to_ascii_lowercase().as_str() {
-            "hash" => spin(1, HASH_MAX_MB).map(|mb| {
+            // The old table stays until the new one is had.
+            "hash" => spin(1, HASH_MAX_MB).and_then(|mb| {
+                self.tt = Arc::new(TranspositionTable::try_new(mb as usize)?);
                 self.options.hash_mb = mb as usize;
-                self.tt = Arc::new(TranspositionTable::new(self.options.hash_mb));
+                Ok(())
             }),
             "threads" => {
                 spin(1, THREADS_MAX).map(|threads| self.options.threads = threads as usize)
@@ -380,7 +451,7 @@ impl Engine {
                 _ => Err(format!("option Ponder needs true or false, not '{value}'")),
             },
             "clear hash" => {
-                self.tt.clear();
+                self.clear_hash();
                 Ok(())
             }
             "uci_variant" => match value.to_ascii_lowercase().as_str() {
@@ -425,7 +496,10 @@ impl Engine {
                 match Position::from_fen(&fields.join(" ")) {
                     Ok(position) => position,
                     Err(problem) => {
-                        error(&format!("invalid FEN '{}': {problem}", fields.join(" ")));
+                        error(&format!(
+                            "invalid FEN '{}': {problem}",
+                            quote(&fields.join(" "))
+                        ));
                         return;
                     }
                 }
@@ -452,8 +526,9 @@ impl Engine {
                 Ok(mv) => mv,
                 Err(problem) => {
                     error(&format!(
-                        "move {} '{token}': {}",
+                        "move {} '{}': {}",
                         index + 1,
+                        quote(token),
                         GameError::IllegalMove(problem)
                     ));
                     break;
@@ -531,7 +606,7 @@ impl Engine {
                     let Some(value) = tokens.get(index).and_then(|token| parse_count(token)) else {
                         error(&format!(
                             "go {keyword} needs a number, not '{}'",
-                            tokens.get(index).unwrap_or(&"")
+                            quote(tokens.get(index).unwrap_or(&""))
                         ));
                         continue;
                     };
@@ -560,7 +635,7 @@ impl Engine {
                         _ => go.movetime = Some(millis),
                     }
                 }
-                other => error(&format!("go: unknown parameter '{other}'")),
+                other => error(&format!("go: unknown parameter '{}'", quote(other))),
             }
         }
         go
@@ -587,6 +662,7 @@ impl Engine {
             self.perft(tokens.get(1).copied());
             return;
         }
+        self.finish_task();
         if self.running.is_some() {
             error("go while a search runs: send stop first");
             return;
@@ -633,7 +709,7 @@ impl Engine {
                     handle,
                     control,
                     started,
-                    endless,
+                    task: false,
                 })
             }
             Err(problem) => {
@@ -654,31 +730,28 @@ impl Engine {
             ));
             return;
         };
-        self.wait_for_search(true);
-        let start = Instant::now();
         let tree = match self.rules() {
             Some(rules) => perft::Tree::Sscc(rules),
             None => perft::Tree::Chess { bulk: true },
         };
-        match perft::divide(
-            &tree,
-            &self.game.position,
-            self.game.run,
-            depth,
-            self.options.threads,
-        ) {
-            Ok(counts) => {
-                for count in &counts {
-                    let switch = if count.switched { " switch" } else { "" };
-                    send(&format!("{}{switch}: {}", count.mv, count.nodes));
+        let (position, run) = (self.game.position.clone(), self.game.run);
+        let threads = self.options.threads;
+        self.spawn_task("perft", move |control| {
+            let start = Instant::now();
+            match perft::divide(&tree, &position, run, depth, threads, &control.stop) {
+                Ok(counts) => {
+                    for count in &counts {
+                        let switch = if count.switched { " switch" } else { "" };
+                        send(&format!("{}{switch}: {}", count.mv, count.nodes));
+                    }
+                    let total: u64 = counts.iter().map(|count| count.nodes).sum();
+                    send("");
+                    send(&format!("Nodes searched: {total}"));
+                    log::info!("{}", perft::summary_line(total, start.elapsed()));
                 }
-                let total: u64 = counts.iter().map(|count| count.nodes).sum();
-                send("");
-                send(&format!("Nodes searched: {total}"));
-                log::info!("{}", perft::summary_line(total, start.elapsed()));
+                Err(problem) => error(&problem),
             }
-            Err(problem) => error(&problem),
-        }
+        });
     }
 
     fn display(&self) {
@@ -748,8 +821,26 @@ fn squares(cells: &[chain::Cell]) -> String {
     names.join(" ")
 }
 
-/// The `info` line of one report.
-fn info_line(report: &Report) -> String {
+/// The `info` line of what the search tells.
+fn info_line(info: &Info) -> String {
+    match info {
+        Info::Line(report) => line_info(report),
+        Info::CurrentMove {
+            depth,
+            action,
+            number,
+        } => UciMessage::Info(vec![
+            UciInfoAttribute::Depth((*depth).clamp(0, 255) as u8),
+            UciInfoAttribute::Any("currmove".to_string(), describe_action(*action)),
+            // vampirc-uci writes `currmovenum`; UCI says `currmovenumber`.
+            UciInfoAttribute::Any("currmovenumber".to_string(), number.to_string()),
+        ])
+        .serialize(),
+    }
+}
+
+/// The `info` line of an iteration's line.
+fn line_info(report: &Report) -> String {
     let (cp, mate) = uci_score(report.score);
     let millis = report.time.as_millis().max(1) as u64;
     let mut attributes = vec![
@@ -802,7 +893,7 @@ fn search_and_answer(
     started: Instant,
     endless: bool,
 ) {
-    let mut reporter = |report: &Report| send(&info_line(report));
+    let mut reporter = |info: &Info| send(&info_line(info));
     let outcome = panic::catch_unwind(AssertUnwindSafe(|| {
         search::search(root, limits, tt, histories, control, started, &mut reporter)
     }));
@@ -835,6 +926,17 @@ mod tests {
     use super::*;
 
     #[test]
+    fn excerpts_cut_long_input_on_a_character() {
+        assert_eq!(excerpt("short", 100), "short");
+        assert_eq!(excerpt(&"x".repeat(100), 100), "x".repeat(100));
+        assert_eq!(
+            excerpt(&"x".repeat(101), 100),
+            format!("{}…", "x".repeat(100))
+        );
+        assert_eq!(excerpt("ééé", 2), "éé…");
+    }
+
+    #[test]
     fn counts_are_clamped_not_rejected() {
         assert_eq!(parse_count("-5"), Some(0));
         assert_eq!(parse_count("12"), Some(12));
@@ -842,8 +944,15 @@ mod tests {
             parse_count("999999999999999999999999999999999999999999"),
             Some(u64::MAX)
         );
+        assert_eq!(
+            parse_count("-99999999999999999999999999999999999999999999"),
+            Some(0)
+        );
+        assert_eq!(parse_count("+7"), Some(7));
         assert_eq!(parse_count("x"), None);
         assert_eq!(parse_count(""), None);
+        assert_eq!(parse_count("-"), None);
+        assert_eq!(parse_count("1-2"), None);
     }
 
     /// The budget `go` would search with after `position`.

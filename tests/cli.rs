@@ -73,6 +73,49 @@ fn a_suite_with_a_wrong_count_fails() {
     assert!(stdout(&output).contains("D2 MISMATCH expected 67 counted 66"));
 }
 
+/// A bad line is named and the lines after it are still checked; the run
+/// fails. A suite with no count to check (the chain suite, or counts all
+/// deeper than `--max-depth`) fails too: it would prove nothing.
+#[test]
+fn a_suite_reports_bad_lines_and_goes_on_and_an_empty_one_fails() {
+    let dir = ScratchDir::new("cli-suite-bad-lines");
+    let mixed = dir.join("mixed.epd");
+    std::fs::write(
+        &mixed,
+        "4k3/8/8/8/8/8/8/4K2R w K - 0 1 ;D1 15\n\
+         4k3/8/8/8/8/8/8/4K2Q w - - 0 1 ;D1 x\n\
+         not a fen ;D1 1\n\
+         4k3/8/8/8/8/8/8/4K2R w K - 0 1 ;D2 66\n",
+    )
+    .unwrap();
+    let output = catena(&["perft", "--suite", mixed.to_str().unwrap()]);
+    let text = stdout(&output);
+    assert!(!output.status.success(), "{text}");
+    assert!(
+        text.contains("4K2Q w - - 0 1 ERROR count 'x' for D1 is not a number"),
+        "{text}"
+    );
+    assert!(text.contains("3 not a fen ERROR bad FEN"), "{text}");
+    assert!(text.contains("D2 ok"), "{text}");
+    assert!(
+        text.contains("4 positions, 2 counts, 0 mismatches, 2 bad lines"),
+        "{text}"
+    );
+
+    for args in [
+        &["perft", "--suite", "perft/chains.epd"][..],
+        &["perft", "--suite", "perft/chess.epd", "--sscc"],
+    ] {
+        let output = catena(args);
+        assert!(!output.status.success(), "{args:?} passed");
+        assert!(
+            stderr(&output).contains("the suite checks nothing"),
+            "{}",
+            stderr(&output)
+        );
+    }
+}
+
 #[test]
 fn bad_input_gives_one_line_on_stderr_and_a_failing_exit() {
     for args in [

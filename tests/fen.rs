@@ -204,9 +204,9 @@ fn every_fault_has_its_own_error_and_message() {
             "'-1'",
         ),
         (
-            "4k3/8/8/8/8/8/8/4K3 w - - 151 1",
-            FenError::BadHalfmoveClock("151".into()),
-            "'151'",
+            "4k3/8/8/8/8/8/8/4K3 w - - 65536 1",
+            FenError::BadHalfmoveClock("65536".into()),
+            "'65536'",
         ),
         (
             "4k3/8/8/8/8/8/8/4K3 w - - 0 0",
@@ -245,4 +245,33 @@ fn every_fault_has_its_own_error_and_message() {
             "{fen}: message '{message}' is not one line"
         );
     }
+}
+
+/// A game of 70,000 plies without a capture: the halfmove clock stops at its
+/// largest value instead of wrapping to a small one, the move number counts
+/// on, and the FEN written at the end reads back to the same position.
+#[test]
+fn move_counters_never_wrap_and_always_read_back() {
+    catena::board::attacks::init();
+    let mut position = Position::from_fen("4k1n1/8/8/8/8/8/8/1N2K3 w - - 0 1").unwrap();
+    let shuffle = ["b1c3", "g8f6", "c3b1", "f6g8"];
+    let mut largest_clock = 0;
+    for ply in 0..70_000 {
+        let mv = position.parse_move(shuffle[ply % 4]).unwrap();
+        position = position.after(mv);
+        assert!(
+            position.halfmove_clock() >= largest_clock,
+            "wrapped at ply {ply}"
+        );
+        largest_clock = position.halfmove_clock();
+        if ply % 7_001 == 0 {
+            let fen = position.to_fen();
+            assert_eq!(Position::from_fen(&fen).map(|read| read.to_fen()), Ok(fen));
+        }
+    }
+    assert_eq!(position.halfmove_clock(), u16::MAX);
+    assert_eq!(position.fullmove_number(), 35_001);
+    let fen = position.to_fen();
+    assert!(fen.ends_with(" 65535 35001"), "{fen}");
+    assert_eq!(Position::from_fen(&fen).unwrap(), position);
 }

@@ -564,6 +564,22 @@ fn an_engine_that_crashes_loses_and_is_restarted() {
     assert_played_before_the_fault(&games);
 }
 
+/// The engine process ends while a child it forked holds its output open:
+/// the arbiter sees the process gone and scores a disconnect at once, where
+/// it used to wait for the output to close and score a loss on time.
+#[test]
+fn an_engine_that_dies_while_a_child_holds_its_output_disconnects() {
+    let games = faulty_match(
+        "orphan",
+        "orphan",
+        3,
+        "disconnects: the engine was killed by signal 9",
+        "abandoned",
+        6,
+    );
+    assert_played_before_the_fault(&games);
+}
+
 #[test]
 fn an_engine_that_exits_loses_and_is_restarted() {
     let games = faulty_match(
@@ -1119,4 +1135,47 @@ fn fastchess_options_catena_cannot_honour_get_one_clear_line_and_status_2() {
         assert_eq!(stderr.lines().count(), 1, "{stderr}");
         assert!(output.stdout.is_empty(), "{args:?}");
     }
+}
+
+/// Engine output that is not UTF-8 is still output: an author's name and an
+/// `info string` in Latin-1 neither stop the engine from starting nor forfeit
+/// its game (before, the reader took the first such line for a disconnect).
+#[test]
+fn output_that_is_not_utf8_is_read_leniently() {
+    let dir = ScratchDir::new("match-latin1");
+    let fools_mate = "--latin1 f2f3 e7e5 g2g4 d8h4";
+    let engines = engine_list(
+        &dir,
+        &[
+            ("A", scripted_command(fools_mate), 1),
+            ("B", scripted_command(fools_mate), 1),
+        ],
+    );
+    let args = ["--variant", "chess", "--games", "1", "--tc", "st=1"];
+    let (output, pgn) = play_to_pgn(&dir, &engines, &args);
+    let game = check_match(&output, &pgn, ["A", "B"], 1).remove(0);
+    assert_eq!(game.comment, "Black mates", "{game:?}");
+    assert_eq!(game.points_of("B"), 1.0);
+}
+
+/// An engine whose working directory is missing is reported as such, not as
+/// a missing program.
+#[test]
+fn a_missing_working_directory_is_named() {
+    let program = format!("cmd={CATENA}");
+    let output = run_match(&[
+        "--engine",
+        &program,
+        "name=A",
+        "dir=/nonexistent/catena-dir",
+        "--engine",
+        &program,
+        "name=B",
+    ]);
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("its working directory /nonexistent/catena-dir does not exist"),
+        "{stderr}"
+    );
 }

@@ -474,6 +474,7 @@ fn engine_list(dir: &Path) -> PathBuf {
     let list = [
         entry("Catena-d2", format!("\"{catena}\"")),
         entry("Faulty", format!("sh \"{faulty}\" illegal 2 \"{catena}\"")),
+        entry("Missing", "\"/nonexistent/catena-engine\"".to_string()),
     ];
     std::fs::write(&path, format!("[{}]", list.join(",\n"))).unwrap();
     path
@@ -523,6 +524,23 @@ fn an_engine_that_fails_is_reported_and_restarted() {
     terminal.quit();
 }
 
+/// An engine that cannot start blocks only its own turns: the person, on
+/// move, still plays, and the engine is tried again at its turn.
+#[test]
+fn an_engine_that_cannot_start_leaves_the_person_their_move() {
+    let dir = ScratchDir::new("play-missing-engine");
+    let list = engine_list(&dir);
+    let args = ["--engine", "Missing", "--engines", list.to_str().unwrap()];
+    let (mut terminal, _) = Terminal::start(&args);
+    let answer = terminal.expect("e4", "You play 1. e4");
+    assert!(
+        answer.contains("Missing could not move: cannot run"),
+        "{answer}"
+    );
+    terminal.expect("e5", "it is Missing's turn, but it could not move");
+    terminal.quit();
+}
+
 #[test]
 fn an_unknown_engine_is_named_in_one_line() {
     let dir = ScratchDir::new("play-unknown-engine");
@@ -541,7 +559,8 @@ fn an_unknown_engine_is_named_in_one_line() {
     assert!(!output.status.success());
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(
-        stderr.contains("no engine 'Nobody' in ") && stderr.contains("(it has: Catena-d2, Faulty)"),
+        stderr.contains("no engine 'Nobody' in ")
+            && stderr.contains("(it has: Catena-d2, Faulty, Missing)"),
         "{stderr}"
     );
     assert!(output.stdout.is_empty());

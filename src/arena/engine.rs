@@ -89,6 +89,15 @@ impl Engine {
                 .map_err(|error| format!("cannot open {}: {error}", path.display()))?,
             None => Stdio::null(),
         };
+        // A missing directory fails the spawn as "No such file or directory",
+        // which reads as a missing program: name it first.
+        if !spec.working_directory.as_os_str().is_empty() && !spec.working_directory.is_dir() {
+            return Err(format!(
+                "cannot run {}: its working directory {} does not exist",
+                spec.program.display(),
+                spec.working_directory.display()
+            ));
+        }
         let mut child = Command::new(&spec.program)
             .args(&spec.args)
             .current_dir(&spec.working_directory)
@@ -102,8 +111,19 @@ impl Engine {
         let (sender, lines) = mpsc::channel();
         let name = spec.name.clone();
         thread::spawn(move || {
-            for line in BufReader::new(output).lines() {
-                let Ok(line) = line else { break };
+            // Bytes, decoded leniently: a line that is not UTF-8 (an author's
+            // name in Latin-1, say) is the engine's output all the same, not
+            // the end of it.
+            let mut output = BufReader::new(output);
+            let mut buffer = Vec::new();
+            loop {
+                buffer.clear();
+                match output.read_until(b'\n', &mut buffer) {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) => {}
+                }
+                let text = String::from_utf8_lossy(&buffer);
+                let line = text.trim_end_matches(['\n', '\r']).to_string();
                 log::debug!("{name} > {line}");
                 if sender.send(line).is_err() {
                     break;
@@ -208,13 +228,28 @@ impl Engine {
         }
     }
 
-    /// The next line, by `deadline`.
+    /// The next line, by `deadline`. Waits in slices, so that a process that
+    /// has ended is noticed even while its output stays open (a child it
+    /// forked may hold it): that is a disconnect, not a loss on time.
     fn receive(&mut self, deadline: Instant, awaited: &str) -> Result<String, Fault> {
-        let wait = deadline.saturating_duration_since(Instant::now());
-        match self.lines.recv_timeout(wait) {
-            Ok(line) => Ok(line),
-            Err(RecvTimeoutError::Timeout) => Err(Fault::Timeout(awaited.to_string())),
-            Err(RecvTimeoutError::Disconnected) => Err(self.gone()),
+        const SLICE: Duration = Duration::from_millis(50);
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left.min(SLICE)) {
+                Ok(line) => return Ok(line),
+                Err(RecvTimeoutError::Disconnected) => return Err(self.gone()),
+                Err(RecvTimeoutError::Timeout) => {}
+            }
+            if let Ok(Some(status)) = self.child.try_wait() {
+                // What it wrote before it ended still counts.
+                return match self.lines.recv_timeout(SLICE) {
+                    Ok(line) => Ok(line),
+                    Err(_) => Err(Fault::Gone(describe_exit(status))),
+                };
+            }
+            if left <= SLICE {
+                return Err(Fault::Timeout(awaited.to_string()));
+            }
         }
     }
 

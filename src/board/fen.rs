@@ -94,11 +94,14 @@ impl fmt::Display for FenError {
             FenError::BadHalfmoveClock(text) => {
                 write!(
                     f,
-                    "halfmove clock '{text}' is not a number of half-moves from 0 to 150"
+                    "halfmove clock '{text}' is not a number of half-moves from 0 to 65535"
                 )
             }
             FenError::BadFullmoveNumber(text) => {
-                write!(f, "fullmove number '{text}' is not a number from 1 to 9999")
+                write!(
+                    f,
+                    "fullmove number '{text}' is not a number from 1 to 65535"
+                )
             }
         }
     }
@@ -189,12 +192,11 @@ impl Position {
                 halfmove
                     .parse::<u16>()
                     .ok()
-                    .filter(|&clock| clock <= 150)
                     .ok_or_else(|| FenError::BadHalfmoveClock(halfmove.to_string()))?,
                 fullmove
                     .parse::<u16>()
                     .ok()
-                    .filter(|number| (1..=9999).contains(number))
+                    .filter(|&number| number >= 1)
                     .ok_or_else(|| FenError::BadFullmoveNumber(fullmove.to_string()))?,
             ),
             _ => (0, 1),

@@ -197,7 +197,7 @@ impl Position {
         if let Some(square) = self.en_passant.take() {
             self.key ^= en_passant_key(square);
         }
-        self.halfmove_clock += 1;
+        self.halfmove_clock = self.halfmove_clock.saturating_add(1);
 
         match mv.kind() {
             MoveKind::Castle => {

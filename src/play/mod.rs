@@ -382,7 +382,11 @@ impl Session {
             ))?;
             return Ok(Flow::Continue);
         }
-        if let Some(problem) = &self.engine_failure {
+        // An engine that failed blocks only its own turn: on the person's
+        // turn the move is played, and the engine is tried again after it.
+        if let Some(problem) = &self.engine_failure
+            && !self.humans_turn()
+        {
             console.say(&format!(
                 "it is {}'s turn, but it could not move ({problem}): type undo, new, load FILE or quit",
                 self.opponent.name()
@@ -446,6 +450,7 @@ impl Session {
         if switch {
             console.say(&format!("You switch sides: {}.", self.sides()))?;
         }
+        self.engine_failure = None;
         self.announce_end(console)?;
         Ok(Flow::Continue)
     }

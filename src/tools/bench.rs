@@ -3,6 +3,7 @@
 //! machine) and whose speed compares builds.
 
 use std::sync::Arc;
+use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 use crate::board::Position;
@@ -35,8 +36,15 @@ const SSCC: &[&str] = &[
 ];
 
 /// Runs the bench, handing each line to `print` as it comes; the last one is
-/// `<nodes> nodes <nps> nps`.
-pub fn run(depth: i32, hash_mb: usize, threads: usize, print: &mut dyn FnMut(&str)) {
+/// `<nodes> nodes <nps> nps`. `control`'s stop ends it early (the UCI
+/// `stop`), with `bench stopped` as the last line instead.
+pub fn run(
+    depth: i32,
+    hash_mb: usize,
+    threads: usize,
+    control: &Control,
+    print: &mut dyn FnMut(&str),
+) {
     let tt = Arc::new(TranspositionTable::new(hash_mb));
     let limits = Limits {
         depth: Some(depth),
@@ -58,16 +66,19 @@ pub fn run(depth: i32, hash_mb: usize, threads: usize, print: &mut dyn FnMut(&st
             history: Vec::new(),
             variant,
         };
-        let control = Control::default();
         let result = search::search(
             &root,
             &limits,
             &tt,
             &mut histories,
-            &control,
+            control,
             Instant::now(),
             &mut |_| {},
         );
+        if control.stop.load(Ordering::Relaxed) {
+            print("bench stopped");
+            return;
+        }
         total += result.nodes;
         let best = result
             .best

@@ -1,11 +1,12 @@
 //! Perft: counting the leaves of the legal move tree, the standard check of a move generator.
 
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
-use super::epd::parse_suite;
+use super::epd::{EpdLine, parse_suite};
 use crate::board::{Move, Position};
 use crate::game::{ChainTest, Rules, SwitchRule, SwitchRun, forms_chain};
 
@@ -125,35 +126,60 @@ pub struct RootCount {
 }
 
 /// The count below each root child, in move-generation order, over `threads`
-/// threads; `run` is the switch run in progress at the root (SSCC).
+/// threads; `run` is the switch run in progress at the root (SSCC). Setting
+/// `stop` ends the count, with an error: it is looked at before each child of
+/// each root child, a few hundred times per count.
 pub fn divide(
     tree: &Tree,
     position: &Position,
     run: SwitchRun,
     depth: u32,
     threads: usize,
+    stop: &AtomicBool,
 ) -> Result<Vec<RootCount>, String> {
+    let leaves = |node: &Position, run: SwitchRun, depth: u32| match tree {
+        Tree::Sscc(rules) => sscc_perft(node, run, depth, rules),
+        _ => tree.count(node, depth),
+    };
     let children = tree.root_children(position, run);
     let count = |&(mv, switch_run): &(Move, Option<SwitchRun>)| {
         let child = position.after(mv);
-        let nodes = match (tree, switch_run) {
-            (Tree::Sscc(rules), Some(run)) => sscc_perft(&child, run, depth - 1, rules),
-            _ => tree.count(&child, depth - 1),
+        let child_run = switch_run.unwrap_or_default();
+        let nodes = if depth >= 3 {
+            let mut nodes = 0;
+            for (reply, reply_run) in tree.root_children(&child, child_run) {
+                if stop.load(Ordering::Relaxed) {
+                    return None;
+                }
+                nodes += leaves(
+                    &child.after(reply),
+                    reply_run.unwrap_or_default(),
+                    depth - 2,
+                );
+            }
+            nodes
+        } else {
+            if stop.load(Ordering::Relaxed) {
+                return None;
+            }
+            leaves(&child, child_run, depth - 1)
         };
-        RootCount {
+        Some(RootCount {
             mv,
             switched: switch_run.is_some(),
             nodes,
-        }
+        })
     };
-    if threads <= 1 {
-        return Ok(children.iter().map(count).collect());
-    }
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|error| format!("cannot start {threads} threads: {error}"))?;
-    Ok(pool.install(|| children.par_iter().map(count).collect()))
+    let counts: Option<Vec<RootCount>> = if threads <= 1 {
+        children.iter().map(count).collect()
+    } else {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .map_err(|error| format!("cannot start {threads} threads: {error}"))?;
+        pool.install(|| children.par_iter().map(count).collect())
+    };
+    counts.ok_or_else(|| "perft stopped".to_string())
 }
 
 /// The closing line of every perft run: `nodes <N> time <ms> nps <nps>`.
@@ -235,6 +261,7 @@ pub fn run(args: &PerftArgs) -> Result<bool, String> {
                 SwitchRun::default(),
                 depth,
                 args.threads.into(),
+                &AtomicBool::new(false),
             )?;
             let elapsed = start.elapsed();
             if args.divide {
@@ -254,6 +281,8 @@ pub fn run(args: &PerftArgs) -> Result<bool, String> {
 
 /// Checks the `D<n>` counts of a suite, or with `--sscc` its `S<n>` counts. A
 /// line may set its own rules with `;rule <name>` and `;min-enclosed <n>`.
+/// A bad line is reported and the others are still checked; a suite that
+/// checks no count at all fails, since it proves nothing.
 fn run_suite(file: &PathBuf, args: &PerftArgs) -> Result<bool, String> {
     let text = std::fs::read_to_string(file)
         .map_err(|error| format!("cannot read {}: {error}", file.display()))?;
@@ -262,65 +291,100 @@ fn run_suite(file: &PathBuf, args: &PerftArgs) -> Result<bool, String> {
         return Err(format!("{} holds no positions", file.display()));
     }
     let prefix = if args.sscc { 'S' } else { 'D' };
-    let max_depth = args.max_depth.unwrap_or(MAX_DEPTH);
     let start = Instant::now();
-    let (mut total_nodes, mut mismatches, mut checked) = (0u64, 0usize, 0usize);
+    let mut tally = SuiteTally::default();
     for line in &lines {
-        let at_line = |message: String| format!("line {}: {message}", line.number);
-        let position =
-            Position::from_fen(&line.fen).map_err(|error| at_line(format!("bad FEN: {error}")))?;
-        let rule = match line.operand("rule") {
-            Some(name) => name.parse().map_err(at_line)?,
-            None => args.rule,
-        };
-        let min_enclosed = match line.operand("min-enclosed") {
-            Some(number) => number
-                .parse()
-                .map_err(|_| at_line(format!("min-enclosed '{number}' is not a number")))?,
-            None => args.min_enclosed,
-        };
-        let tree = args.tree(Rules::new(rule, min_enclosed).map_err(at_line)?);
-        let mut verdicts = Vec::new();
-        for (opcode, operand) in &line.operations {
-            let Some(depth) = opcode
-                .strip_prefix(prefix)
-                .and_then(|depth| depth.parse::<u32>().ok())
-            else {
-                continue;
-            };
-            if depth > max_depth || depth == 0 {
-                continue;
-            }
-            let expected: u64 = operand
-                .parse()
-                .map_err(|_| at_line(format!("count '{operand}' for {opcode} is not a number")))?;
-            let counted: u64 = divide(
-                &tree,
-                &position,
-                SwitchRun::default(),
-                depth,
-                args.threads.into(),
-            )?
-            .iter()
-            .map(|count| count.nodes)
-            .sum();
-            total_nodes += counted;
-            checked += 1;
-            if counted == expected {
-                verdicts.push(format!("{prefix}{depth} ok"));
-            } else {
-                mismatches += 1;
-                verdicts.push(format!(
-                    "{prefix}{depth} MISMATCH expected {expected} counted {counted}"
-                ));
+        match check_suite_line(line, args, prefix, &mut tally) {
+            Ok(verdicts) => println!("{} {} {}", line.number, line.fen, verdicts.join(" ")),
+            Err(problem) => {
+                tally.bad_lines += 1;
+                println!("{} {} ERROR {problem}", line.number, line.fen);
             }
         }
-        println!("{} {} {}", line.number, line.fen, verdicts.join(" "));
     }
     println!(
-        "{} positions, {checked} counts, {mismatches} mismatches, {}",
+        "{} positions, {} counts, {} mismatches, {} bad lines, {}",
         lines.len(),
-        summary_line(total_nodes, start.elapsed())
+        tally.checked,
+        tally.mismatches,
+        tally.bad_lines,
+        summary_line(tally.nodes, start.elapsed())
     );
-    Ok(mismatches == 0)
+    if tally.checked == 0 {
+        return Err(format!(
+            "{} has no {prefix}<depth> counts{}: the suite checks nothing",
+            file.display(),
+            args.max_depth
+                .map_or(String::new(), |depth| format!(" up to depth {depth}"))
+        ));
+    }
+    Ok(tally.mismatches == 0 && tally.bad_lines == 0)
+}
+
+/// What a suite run has counted so far.
+#[derive(Default)]
+struct SuiteTally {
+    nodes: u64,
+    checked: usize,
+    mismatches: usize,
+    bad_lines: usize,
+}
+
+/// Checks one suite line's counts, adding them to `tally`: a verdict per count.
+fn check_suite_line(
+    line: &EpdLine,
+    args: &PerftArgs,
+    prefix: char,
+    tally: &mut SuiteTally,
+) -> Result<Vec<String>, String> {
+    let max_depth = args.max_depth.unwrap_or(MAX_DEPTH);
+    let position = Position::from_fen(&line.fen).map_err(|error| format!("bad FEN: {error}"))?;
+    let rule = match line.operand("rule") {
+        Some(name) => name.parse()?,
+        None => args.rule,
+    };
+    let min_enclosed = match line.operand("min-enclosed") {
+        Some(number) => number
+            .parse()
+            .map_err(|_| format!("min-enclosed '{number}' is not a number"))?,
+        None => args.min_enclosed,
+    };
+    let tree = args.tree(Rules::new(rule, min_enclosed)?);
+    let mut verdicts = Vec::new();
+    for (opcode, operand) in &line.operations {
+        let Some(depth) = opcode
+            .strip_prefix(prefix)
+            .and_then(|depth| depth.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        if depth > max_depth || depth == 0 {
+            continue;
+        }
+        let expected: u64 = operand
+            .parse()
+            .map_err(|_| format!("count '{operand}' for {opcode} is not a number"))?;
+        let counted: u64 = divide(
+            &tree,
+            &position,
+            SwitchRun::default(),
+            depth,
+            args.threads.into(),
+            &AtomicBool::new(false),
+        )?
+        .iter()
+        .map(|count| count.nodes)
+        .sum();
+        tally.nodes += counted;
+        tally.checked += 1;
+        if counted == expected {
+            verdicts.push(format!("{prefix}{depth} ok"));
+        } else {
+            tally.mismatches += 1;
+            verdicts.push(format!(
+                "{prefix}{depth} MISMATCH expected {expected} counted {counted}"
+            ));
+        }
+    }
+    Ok(verdicts)
 }

@@ -2,6 +2,8 @@
 # A faulty UCI engine for tests/match.rs: the Catena binary CATENA, except that
 # at its Nth `go` it does MODE:
 #   crash    kills itself (signal 9) without answering
+#   orphan   kills itself the same way, but leaves a child that holds its
+#            output open for 20 seconds, so that the output does not close
 #   exit     stops reading, so Catena and then the script end normally (status 0)
 #   hang     never answers again
 #   illegal  answers its move backwards (from the destination to the origin:
@@ -32,6 +34,7 @@ while IFS= read -r line; do
         if [ "$gos" -eq "$n" ]; then
             case $mode in
                 crash) kill -9 "$script"; exit 0 ;;
+                orphan) sleep 20 >&3 & kill -9 "$script"; exit 0 ;;
                 exit) exit 0 ;;
                 hang) hung=1 ;;
                 garbage)
