@@ -87,12 +87,13 @@ pub enum Tree {
 }
 
 impl Tree {
-    /// The leaves below `position`, `depth` plies deep.
-    pub fn count(&self, position: &Position, depth: u32) -> u64 {
+    /// The leaves below `position`, `depth` plies deep, with `run` the switch
+    /// run in progress there (SSCC; chess ignores it).
+    pub fn count(&self, position: &Position, run: SwitchRun, depth: u32) -> u64 {
         match self {
             Tree::Chess { bulk: true } => perft(position, depth),
             Tree::Chess { bulk: false } => perft_playing_leaves(position, depth),
-            Tree::Sscc(rules) => sscc_perft(position, SwitchRun::default(), depth, rules),
+            Tree::Sscc(rules) => sscc_perft(position, run, depth, rules),
         }
     }
 
@@ -137,10 +138,6 @@ pub fn divide(
     threads: usize,
     stop: &AtomicBool,
 ) -> Result<Vec<RootCount>, String> {
-    let leaves = |node: &Position, run: SwitchRun, depth: u32| match tree {
-        Tree::Sscc(rules) => sscc_perft(node, run, depth, rules),
-        _ => tree.count(node, depth),
-    };
     let children = tree.root_children(position, run);
     let count = |&(mv, switch_run): &(Move, Option<SwitchRun>)| {
         let child = position.after(mv);
@@ -151,7 +148,7 @@ pub fn divide(
                 if stop.load(Ordering::Relaxed) {
                     return None;
                 }
-                nodes += leaves(
+                nodes += tree.count(
                     &child.after(reply),
                     reply_run.unwrap_or_default(),
                     depth - 2,
@@ -162,7 +159,7 @@ pub fn divide(
             if stop.load(Ordering::Relaxed) {
                 return None;
             }
-            leaves(&child, child_run, depth - 1)
+            tree.count(&child, child_run, depth - 1)
         };
         Some(RootCount {
             mv,
