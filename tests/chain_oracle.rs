@@ -14,7 +14,7 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use catena::board::{Bitboard, Position, Square};
+use catena::board::{Bitboard, Placement, Position, Square};
 use catena::chain::{self, Cell, Grid, Parallelism};
 use common::SPEC_TABLE;
 use common::generators::{
@@ -437,7 +437,7 @@ fn oracle_rim_pruning_changes_nothing() {
 #[test]
 fn oracle_agrees_with_the_spec_table() {
     for (fen, moved, chain, size) in SPEC_TABLE {
-        let grid = OGrid::from_u64(Position::from_fen(fen).unwrap().occupied().0);
+        let grid = OGrid::from_u64(Placement::from_fen(fen).unwrap().occupied().0);
         for pruning in [true, false] {
             let options = Options {
                 budget: 50_000_000,
@@ -453,7 +453,7 @@ fn oracle_agrees_with_the_spec_table() {
         }
     }
     // The table's f8 line: the smallest link through f8 holds exactly e4 e5 f5 e6 f6.
-    let grid = OGrid::from_u64(Position::from_fen(SPEC_TABLE[6].0).unwrap().occupied().0);
+    let grid = OGrid::from_u64(Placement::from_fen(SPEC_TABLE[6].0).unwrap().occupied().0);
     let (verdicts, _) = oracle(&grid, &[cell("f8")], &[2], Options::default()).unwrap();
     let inside = enclosed_empties(&grid, &verdicts[0].smallest);
     let mut expected: Vec<XY> = ["e4", "e5", "f5", "e6", "f6"].map(cell).to_vec();
@@ -500,7 +500,8 @@ fn chains_epd_suite() {
     let failures: Vec<String> = lines
         .par_iter()
         .filter_map(|line| {
-            let position = Position::from_fen(&line.fen)
+            // A chain diagram: only where the men stand is read.
+            let position = Placement::from_fen(&line.fen)
                 .unwrap_or_else(|e| panic!("line {}: {e}", line.number));
             let moved: Vec<XY> = line
                 .operand("moved")

@@ -1,13 +1,13 @@
 //! The examples of the spec's chain table, and the method's own corner cases.
 
-use catena::board::{Bitboard, Position, Square};
+use catena::board::{Bitboard, Placement, Position, Square};
 use catena::chain::{self, Cell, Grid};
 use common::SPEC_TABLE;
 
 mod common;
 
 fn verdict(fen: &str, moved: &str, min_enclosed: u32) -> (bool, u32) {
-    let occupied = Position::from_fen(fen).unwrap().occupied();
+    let occupied = Placement::from_fen(fen).unwrap().occupied();
     let landing: Bitboard = moved
         .split_whitespace()
         .map(|name| name.parse::<Square>().unwrap())

@@ -129,6 +129,13 @@ fn bad_input_gives_one_line_on_stderr_and_a_failing_exit() {
         &["perft", "3", "--fen"],
         &["perft", "3", "--fen", "not a fen"],
         &["perft", "3", "--fen", "8/8/8/8/8/8/8/8 w - - 0 1"],
+        &[
+            "perft",
+            "3",
+            "--fen",
+            "4k3/8/8/8/P7/8/PPPPPPPP/4K3 w - - 0 1",
+        ],
+        &["perft", "3", "--fen", "8/8/8/4k3/3P1P2/8/8/4K3 b - - 0 1"],
         &["perft", "3", "--threads", "0"],
         &["perft", "--suite", "/nonexistent/suite.epd"],
         &["perft", "--suite", "Cargo.toml"],

@@ -194,6 +194,40 @@ fn every_fault_has_its_own_error_and_message() {
             "by 3 pieces",
         ),
         (
+            "rnbqkbnr/pppppppp/8/8/8/N7/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            FenError::ImpossibleMaterial {
+                color: Color::White,
+                reason: "more than 16 men",
+            },
+            "white has more than 16 men",
+        ),
+        (
+            "4k3/8/8/8/P7/8/PPPPPPPP/4K3 w - - 0 1",
+            FenError::ImpossibleMaterial {
+                color: Color::White,
+                reason: "more than 8 pawns",
+            },
+            "more than 8 pawns",
+        ),
+        (
+            "qq2k3/pppppppp/8/8/8/8/8/4K3 w - - 0 1",
+            FenError::ImpossibleMaterial {
+                color: Color::Black,
+                reason: "more promoted men than missing pawns",
+            },
+            "black has more promoted men than missing pawns",
+        ),
+        (
+            "8/8/8/4k3/3P1P2/8/8/4K3 b - - 0 1",
+            FenError::ImpossibleDoubleCheck,
+            "two pawns or knights",
+        ),
+        (
+            "8/8/8/4k3/3P4/5N2/8/4K3 b - - 0 1",
+            FenError::ImpossibleDoubleCheck,
+            "two pawns or knights",
+        ),
+        (
             "4k3/8/8/8/8/8/8/4K3 w - - x 1",
             FenError::BadHalfmoveClock("x".into()),
             "'x'",

@@ -350,6 +350,35 @@ fn undo_takes_back_the_players_move_and_the_engines_reply() {
     terminal.quit();
 }
 
+/// A game that ended off the board (here White lost on time) loads as
+/// over: no move can be played on, and saved again it keeps its result
+/// instead of becoming `*`.
+#[test]
+fn a_loaded_game_lost_on_time_stays_over_and_keeps_its_result() {
+    let (mut terminal, _) = Terminal::start(&["--depth", "2"]);
+    let dir = ScratchDir::new("play-forfeit");
+    let path = dir.join("forfeit.pgn");
+    std::fs::write(
+        &path,
+        "[Event \"?\"]\n[White \"Human\"]\n[Black \"Catena\"]\n[Result \"0-1\"]\n\n\
+         1. e4 e5 {White loses on time} 0-1\n",
+    )
+    .unwrap();
+    let answer = terminal.expect(&format!("load {}", path.display()), "Loaded ");
+    assert!(
+        answer.contains("Game over: 0-1 (White loses on time)"),
+        "{answer}"
+    );
+    terminal.expect("Nf3", "the game is over (0-1, White loses on time)");
+    terminal.expect("undo", "the game was decided off the board");
+    let saved = dir.join("saved.pgn");
+    terminal.expect(&format!("save {}", saved.display()), "Saved the game to ");
+    let text = std::fs::read_to_string(&saved).unwrap();
+    assert!(text.contains("[Result \"0-1\"]"), "{text}");
+    assert!(text.contains("{White loses on time} 0-1"), "{text}");
+    terminal.quit();
+}
+
 #[test]
 fn a_saved_game_loads_back_as_it_was() {
     let (mut terminal, _) = Terminal::start(&["--depth", "2"]);

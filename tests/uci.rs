@@ -278,6 +278,10 @@ fn bad_input_is_named_and_the_position_kept() {
     for bad in [
         "position fen 8/8/8 w - - 0 1",
         "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1",
+        // Impossible in a game: 17 men, 9 pawns, a check by two pawns.
+        "position fen rnbqkbnr/pppppppp/8/8/8/N7/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "position fen 4k3/8/8/8/P7/8/PPPPPPPP/4K3 w - - 0 1",
+        "position fen 8/8/8/4k3/3P1P2/8/8/4K3 b - - 0 1",
         "frobnicate",
         "setoption name Hash value lots",
         "setoption name NoSuchOption value 1",

@@ -32,6 +32,14 @@ pub enum FenError {
     },
     SideNotToMoveInCheck(Color),
     TooManyCheckers(u32),
+    /// More men of a kind than a game can bring about.
+    ImpossibleMaterial {
+        color: Color,
+        reason: &'static str,
+    },
+    /// A double check no move can give: by two pawns, two knights, or a
+    /// pawn and a knight (neither can uncover the other's attack).
+    ImpossibleDoubleCheck,
     BadHalfmoveClock(String),
     BadFullmoveNumber(String),
 }
@@ -91,6 +99,12 @@ impl fmt::Display for FenError {
                     "the side to move is in check by {count} pieces; at most two can give check"
                 )
             }
+            FenError::ImpossibleMaterial { color, reason } => {
+                write!(f, "{color} has {reason}, which no game can bring about")
+            }
+            FenError::ImpossibleDoubleCheck => f.write_str(
+                "the side to move is in check by two pawns or knights, which no move can give",
+            ),
             FenError::BadHalfmoveClock(text) => {
                 write!(
                     f,
@@ -109,15 +123,43 @@ impl fmt::Display for FenError {
 
 impl std::error::Error for FenError {}
 
-/// Where the pieces stand: the first field of a FEN, checked only for its form.
+/// Where the pieces stand: the first field of a FEN, checked only for its
+/// form. A chain diagram needs no more (no kings, any number of men).
 pub struct Placement {
     pub pieces: [Bitboard; 6],
     pub colors: [Bitboard; 2],
 }
 
 impl Placement {
+    /// The placement field of `fen`, its first; the other fields are not read.
+    pub fn from_fen(fen: &str) -> Result<Placement, FenError> {
+        fen.split_whitespace()
+            .next()
+            .ok_or(FenError::FieldCount(0))?
+            .parse()
+    }
+
+    /// The men of `position`.
+    pub fn of(position: &Position) -> Placement {
+        Placement {
+            pieces: Piece::ALL.map(|piece| position.pieces(piece)),
+            colors: Color::ALL.map(|color| position.colored(color)),
+        }
+    }
+
     pub fn occupied(&self) -> Bitboard {
         self.colors[0] | self.colors[1]
+    }
+
+    /// The man on `square`, if any.
+    pub fn man_on(&self, square: Square) -> Option<(Piece, Color)> {
+        let piece = Piece::ALL
+            .into_iter()
+            .find(|piece| self.pieces[piece.index()].contains(square))?;
+        let color = Color::ALL
+            .into_iter()
+            .find(|color| self.colors[color.index()].contains(square))?;
+        Some((piece, color))
     }
 }
 
@@ -235,6 +277,10 @@ impl Position {
         if position.checkers.len() > 2 {
             return Err(FenError::TooManyCheckers(position.checkers.len()));
         }
+        let leapers = position.pieces(Piece::Pawn) | position.pieces(Piece::Knight);
+        if position.checkers.len() == 2 && (position.checkers - leapers).is_empty() {
+            return Err(FenError::ImpossibleDoubleCheck);
+        }
         position.key = position.key_from_scratch();
         Ok(position)
     }
@@ -247,10 +293,31 @@ impl Position {
                 _ => return Err(FenError::SeveralKings(color)),
             }
         }
-        match (self.pieces(Piece::Pawn) & (Bitboard::rank(0) | Bitboard::rank(7))).first() {
-            Some(square) => Err(FenError::PawnOnBackRank(square)),
-            None => Ok(()),
+        if let Some(square) =
+            (self.pieces(Piece::Pawn) & (Bitboard::rank(0) | Bitboard::rank(7))).first()
+        {
+            return Err(FenError::PawnOnBackRank(square));
         }
+        for color in Color::ALL {
+            let count = |piece| self.colored_pieces(color, piece).len();
+            let impossible = |reason| Err(FenError::ImpossibleMaterial { color, reason });
+            if self.colored(color).len() > 16 {
+                return impossible("more than 16 men");
+            }
+            let pawns = count(Piece::Pawn);
+            if pawns > 8 {
+                return impossible("more than 8 pawns");
+            }
+            // Each man beyond the starting set is a promoted pawn.
+            let promoted = count(Piece::Knight).saturating_sub(2)
+                + count(Piece::Bishop).saturating_sub(2)
+                + count(Piece::Rook).saturating_sub(2)
+                + count(Piece::Queen).saturating_sub(1);
+            if pawns + promoted > 8 {
+                return impossible("more promoted men than missing pawns");
+            }
+        }
+        Ok(())
     }
 
     fn check_castling(&self) -> Result<(), FenError> {

@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use crate::game::pgn::{self, GameRecord};
+use crate::game::pgn::{self, GameRecord, GameResult};
 use crate::game::{GameState, Player, Rules};
 
 /// The name the person goes by in saved games.
@@ -18,6 +18,9 @@ pub fn save(path: &Path, record: &GameRecord) -> Result<(), String> {
 pub struct Loaded {
     pub game: GameState,
     pub human: Option<Player>,
+    /// A result the board does not give (a loss on time, a forfeit, an
+    /// adjudication), with the record's comment on why: the game is over.
+    pub verdict: Option<(GameResult, String)>,
 }
 
 /// The game in `path`: the first game of a PGN file, or a position in FEN
@@ -34,14 +37,29 @@ pub fn load(path: &Path, rules: Rules) -> Result<Loaded, String> {
             .zip(["White", "Black"])
             .find(|&(_, tag)| record.tag(tag) == Some(HUMAN))
             .map(|(player, _)| player);
+        let verdict = (record.result != GameResult::Unfinished && record.game.outcome().is_none())
+            .then(|| {
+                let why = record.comment.clone().unwrap_or_else(|| {
+                    record
+                        .tag("Termination")
+                        .unwrap_or("decided off the board")
+                        .to_string()
+                });
+                (record.result, why)
+            });
         Ok(Loaded {
             game: record.game,
             human,
+            verdict,
         })
     } else {
         let game = GameState::from_fen(text, rules)
             .map_err(|error| failed(format!("not a PGN game, and not a FEN position: {error}")))?;
-        Ok(Loaded { game, human: None })
+        Ok(Loaded {
+            game,
+            human: None,
+            verdict: None,
+        })
     }
 }
 

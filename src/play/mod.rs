@@ -16,7 +16,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use crate::arena::{self, Clocks, Ending, Offence, TimeControl};
-use crate::board::{Color, Move, Position, san};
+use crate::board::{Color, Move, Placement, Position, san};
 use crate::chain::{self, Chain};
 use crate::game::pgn::{GameRecord, GameResult};
 use crate::game::{GameError, GameState, Player, Rules, SwitchRule, forms_chain};
@@ -112,6 +112,9 @@ pub struct Session {
     turn_started: Option<Instant>,
     /// The colour whose flag fell.
     lost_on_time: Option<Color>,
+    /// A loaded game's result decided off the board (a forfeit, an
+    /// adjudication): the game is over, as it was.
+    verdict: Option<(GameResult, String)>,
     /// Why the engine could not move, until the game changes.
     engine_failure: Option<String>,
 }
@@ -162,6 +165,7 @@ impl Session {
             clocks: Clocks::new(control),
             turn_started: None,
             lost_on_time: None,
+            verdict: None,
             engine_failure: None,
         }
     }
@@ -227,6 +231,8 @@ impl Session {
                         self.game.start().to_fen()
                     ))?;
                     self.start_game(console)?;
+                    self.verdict = loaded.verdict;
+                    self.announce_end(console)?;
                 }
                 Err(problem) => console.say(&problem)?,
             },
@@ -276,6 +282,9 @@ impl Session {
 
     /// How the game ended, if it has: its result, and why in Cute Chess's words.
     fn ending(&self) -> Option<(GameResult, String)> {
+        if let Some(verdict) = &self.verdict {
+            return Some(verdict.clone());
+        }
         if let Some(color) = self.lost_on_time {
             let result = GameResult::win_for(!color);
             let ending = Ending::Forfeit {
@@ -296,6 +305,7 @@ impl Session {
         self.clocks = Clocks::new(self.control);
         self.turn_started = None;
         self.lost_on_time = None;
+        self.verdict = None;
         self.engine_failure = self.opponent.new_game().err();
         console.say(&format!("{}.", sentence(&self.sides())))?;
         self.show_board(console)
@@ -460,6 +470,11 @@ impl Session {
         if self.lost_on_time.is_some() {
             return console.say("the game was lost on time: type new, load FILE or quit");
         }
+        if let Some((result, why)) = &self.verdict {
+            return console.say(&format!(
+                "the game was decided off the board ({result}, {why}): type new, load FILE or quit"
+            ));
+        }
         let mut game = self.game.clone();
         let mut taken = Vec::new();
         loop {
@@ -508,7 +523,7 @@ impl Session {
         last: Option<(&Position, Move)>,
         found: Option<&Chain>,
     ) -> String {
-        let mut text = diagram(position, found);
+        let mut text = diagram(&Placement::of(position), found);
         if let Some((before, mv)) = last {
             text += &format!("Last move: {}", numbered(before, mv));
             if let Some(found) = found {

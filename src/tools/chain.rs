@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use serde::Serialize;
 
 use super::epd::{EpdLine, parse_suite};
-use crate::board::{Bitboard, Position, Square};
+use crate::board::{Bitboard, Placement, Square};
 use crate::chain::{self, Chain};
 use crate::game::Rules;
 
@@ -64,9 +64,9 @@ pub fn run(args: &ChainArgs) -> Result<bool, String> {
         return run_suite(path, args.min_enclosed);
     }
     let fen = args.fen.as_deref().unwrap_or_default();
-    let position = Position::from_fen(fen).map_err(|error| format!("bad FEN: {error}"))?;
-    let moved = moved_squares(&position, args.squares.iter().map(String::as_str))?;
-    let found = chain::analyse_board(position.occupied(), moved, args.min_enclosed);
+    let board = read_board(fen)?;
+    let moved = moved_squares(&board, args.squares.iter().map(String::as_str))?;
+    let found = chain::analyse_board(board.occupied(), moved, args.min_enclosed);
     let report = Report::of(found.as_ref());
     if args.json {
         println!(
@@ -74,14 +74,21 @@ pub fn run(args: &ChainArgs) -> Result<bool, String> {
             serde_json::to_string(&report).expect("a report always serializes")
         );
     } else {
-        print!("{}", describe(&position, found.as_ref(), &report));
+        print!("{}", describe(&board, found.as_ref(), &report));
     }
     Ok(true)
 }
 
+/// The board of a FEN, of which only the placement is read: the chain rule
+/// knows only where men stand, so a diagram needs no kings and may hold any
+/// number of men.
+fn read_board(fen: &str) -> Result<Placement, String> {
+    Placement::from_fen(fen).map_err(|error| format!("bad FEN: {error}"))
+}
+
 /// The moved squares, each holding a piece.
 fn moved_squares<'a>(
-    position: &Position,
+    board: &Placement,
     names: impl Iterator<Item = &'a str>,
 ) -> Result<Bitboard, String> {
     let mut moved = Bitboard::EMPTY;
@@ -89,7 +96,7 @@ fn moved_squares<'a>(
         let square: Square = name
             .parse()
             .map_err(|_| format!("'{name}' is not a square (a1 to h8)"))?;
-        if !position.occupied().contains(square) {
+        if !board.occupied().contains(square) {
             return Err(format!(
                 "{square} is empty: a chain passes through the piece that moved"
             ));
@@ -100,8 +107,8 @@ fn moved_squares<'a>(
 }
 
 /// The board, then the verdict with the chain's size, pieces and squares.
-fn describe(position: &Position, found: Option<&Chain>, report: &Report) -> String {
-    let mut text = diagram(position, found);
+fn describe(board: &Placement, found: Option<&Chain>, report: &Report) -> String {
+    let mut text = diagram(board, found);
     text.push('\n');
     let _ = writeln!(text, "chain: {}", if report.chain { "yes" } else { "no" });
     if report.chain {
@@ -119,7 +126,7 @@ fn describe(position: &Position, found: Option<&Chain>, report: &Report) -> Stri
 
 /// The board, White at the bottom, with the smallest chain's pieces in
 /// brackets and the squares it surrounds as `+`.
-pub fn diagram(position: &Position, found: Option<&Chain>) -> String {
+pub fn diagram(board: &Placement, found: Option<&Chain>) -> String {
     let squares = |cells: &[chain::Cell]| -> Bitboard {
         cells.iter().map(|&cell| chain::square_of(cell)).collect()
     };
@@ -130,8 +137,8 @@ pub fn diagram(position: &Position, found: Option<&Chain>) -> String {
         let _ = write!(text, "{} ", rank + 1);
         for file in 0..8 {
             let square = Square::new(file, rank);
-            let symbol = match (position.piece_on(square), position.color_on(square)) {
-                (Some(piece), Some(color)) => piece.fen_letter(color),
+            let symbol = match board.man_on(square) {
+                Some((piece, color)) => piece.fen_letter(color),
                 _ if inside.contains(square) => '+',
                 _ => '.',
             };
@@ -176,11 +183,11 @@ fn run_suite(path: &PathBuf, min_enclosed: u32) -> Result<bool, String> {
 
 /// The verdict and size for one suite line, and every expectation it failed.
 fn check_line(line: &EpdLine, default_min: u32) -> Result<(bool, u32, Vec<String>), String> {
-    let position = Position::from_fen(&line.fen).map_err(|error| format!("bad FEN: {error}"))?;
+    let board = read_board(&line.fen)?;
     let moved_field = line
         .operand("moved")
         .ok_or("no 'moved' field naming the moved square(s)")?;
-    let moved = moved_squares(&position, moved_field.split_whitespace())?;
+    let moved = moved_squares(&board, moved_field.split_whitespace())?;
     let min_enclosed = match line.operand("min-enclosed") {
         Some(text) => text
             .parse()
@@ -189,8 +196,8 @@ fn check_line(line: &EpdLine, default_min: u32) -> Result<(bool, u32, Vec<String
             .ok_or_else(|| format!("bad min-enclosed '{text}'"))?,
         None => default_min,
     };
-    let chain = chain::forms_chain(position.occupied(), moved, min_enclosed);
-    let size = chain::chain_size(position.occupied(), moved, min_enclosed);
+    let chain = chain::forms_chain(board.occupied(), moved, min_enclosed);
+    let size = chain::chain_size(board.occupied(), moved, min_enclosed);
     let mut problems = Vec::new();
     if let Some(expected) = line.operand("chain") {
         let expected = match expected {
