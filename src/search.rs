@@ -613,13 +613,16 @@ impl<'a> Worker<'a> {
         'moves: for scored in picker.by_ref() {
             let mv = scored.action.mv;
             // Late move pruning of quiet moves near the leaves; not in a
-            // decided position, where the quiet move that mates may come late.
+            // decided position, where the quiet move that mates may come late,
+            // and not a check: after a switch the mover plays again, and
+            // the switch that wins is often one whose next move mates.
             if quiet_node
                 && !scored.tactical
                 && best_score > -MATE_BOUND
                 && depth <= 6
                 && static_eval.abs() < DECIDED
                 && quiets_tried.len() as i32 >= (3 + depth * depth) / (2 - i32::from(improving))
+                && !position.gives_check(mv)
             {
                 continue;
             }

@@ -65,3 +65,42 @@ fn every_suite_position_is_checked_at_depth_four_or_more() {
         );
     }
 }
+
+/// `gives_check` answers as playing the move and looking does, for every move
+/// two plies into each suite position: direct and uncovered checks, checks by
+/// promotion, by castling's rook and by en passant's vanished pawn.
+#[test]
+fn gives_check_agrees_with_playing_the_move() {
+    fn walk(position: &Position, depth: u32, checks: &mut u64) -> Vec<String> {
+        let mut wrong = Vec::new();
+        for mv in position.legal_moves() {
+            let child = position.after(mv);
+            if position.gives_check(mv) != child.in_check() {
+                wrong.push(format!("{} in {}", mv, position.to_fen()));
+            }
+            *checks += u64::from(child.in_check());
+            if depth > 1 {
+                wrong.extend(walk(&child, depth - 1, checks));
+            }
+        }
+        wrong
+    }
+    let text =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/perft/chess.epd")).unwrap();
+    let (wrong, checks) = parse_suite(&text)
+        .par_iter()
+        .map(|line| {
+            let mut checks = 0;
+            let position = Position::from_fen(&line.fen).unwrap();
+            (walk(&position, 3, &mut checks), checks)
+        })
+        .reduce(
+            || (Vec::new(), 0),
+            |(mut a, x), (b, y)| {
+                a.extend(b);
+                (a, x + y)
+            },
+        );
+    assert!(wrong.is_empty(), "{wrong:#?}");
+    assert!(checks > 10_000, "only {checks} checks were tried");
+}

@@ -176,6 +176,36 @@ impl Position {
         (self.occupied() - self.vacated_squares(mv)) | self.landing_squares(mv)
     }
 
+    /// True when `mv`, legal here, checks the opponent's king: directly from
+    /// the square the piece lands on, or by uncovering one of our sliders.
+    /// The same answer as `self.after(mv).in_check()` without playing it,
+    /// so that pruning can spare checks before paying for the move.
+    pub fn gives_check(&self, mv: Move) -> bool {
+        let us = self.side_to_move;
+        let king = self.king(!us);
+        let occupied = self.occupied_after(mv);
+        let vacated = self.vacated_squares(mv);
+        let (landed, to) = match mv.kind() {
+            MoveKind::Castle => (Piece::Rook, Castling::of(us, Wing::of_castling(mv)).rook_to),
+            MoveKind::Promotion(piece) => (piece, mv.to()),
+            _ => match self.piece_on(mv.from()) {
+                Some(piece) => (piece, mv.to()),
+                None => return false,
+            },
+        };
+        let direct = match landed {
+            Piece::Pawn => pawn_attacks(us, to),
+            Piece::Knight => knight_attacks(to),
+            Piece::Bishop => bishop_attacks(to, occupied),
+            Piece::Rook => rook_attacks(to, occupied),
+            Piece::Queen => bishop_attacks(to, occupied) | rook_attacks(to, occupied),
+            Piece::King => Bitboard::EMPTY,
+        };
+        let uncovered = (bishop_attacks(king, occupied) & (self.diagonal_sliders(us) - vacated))
+            | (rook_attacks(king, occupied) & (self.orthogonal_sliders(us) - vacated));
+        direct.contains(king) || !uncovered.is_empty()
+    }
+
     /// The position after `mv`, which must be legal here.
     #[inline]
     pub fn after(&self, mv: Move) -> Position {
