@@ -18,11 +18,12 @@ use catena::board::{Bitboard, Placement, Position, Square};
 use catena::chain::{self, Cell, Grid, Parallelism};
 use common::SPEC_TABLE;
 use common::generators::{
-    Case, cells_of, dense_cluster, piece_in_a_room, random_board, random_game, ring,
+    Case, Rng, cells_of, dense_cluster, piece_in_a_room, random_board, random_game, ring,
 };
 use common::oracle::{
     OGrid, Options, XY, check_link, enclosed_empties, largest_king_group, oracle,
 };
+use common::scratch::ScratchDir;
 
 const MINS: [u32; 3] = [1, 2, 3];
 
@@ -534,4 +535,147 @@ fn chains_epd_suite() {
         })
         .collect();
     assert!(failures.is_empty(), "{failures:#?}");
+}
+
+/// A FEN placement of `grid` (8x8) with a random man, never a king, on each
+/// occupied square: the diagrams `catena chain` must read without kings.
+fn kingless_fen(grid: &OGrid, rng: &mut Rng) -> String {
+    let men = ['P', 'N', 'B', 'R', 'Q', 'p', 'n', 'b', 'r', 'q'];
+    let rows: Vec<String> = (0..8)
+        .rev()
+        .map(|y| {
+            let mut row = String::new();
+            let mut empty = 0;
+            for x in 0..8 {
+                if grid.get((x, y)) {
+                    if empty > 0 {
+                        row.push_str(&empty.to_string());
+                        empty = 0;
+                    }
+                    row.push(men[rng.below(men.len())]);
+                } else {
+                    empty += 1;
+                }
+            }
+            if empty > 0 {
+                row.push_str(&empty.to_string());
+            }
+            row
+        })
+        .collect();
+    format!("{} w - - 0 1", rows.join("/"))
+}
+
+/// `grid` as `catena chain` reads a grid: `WxH` and its rows, top first.
+fn grid_text(grid: &OGrid) -> String {
+    let rows: Vec<String> = (0..grid.height)
+        .rev()
+        .map(|y| {
+            (0..grid.width)
+                .map(|x| if grid.get((x, y)) { 'x' } else { '.' })
+                .collect()
+        })
+        .collect();
+    format!("{}x{} {}", grid.width, grid.height, rows.join("/"))
+}
+
+/// `catena chain --suite` on 1,000 boards without kings and 200 grids other
+/// than 8x8, labelled by the oracle, plus a 64x64 ring of known size: every
+/// line answered, every answer the oracle's.
+#[test]
+fn the_chain_command_reads_kingless_boards_and_grids_as_the_oracle() {
+    let mut rng = Rng::new(0x6b1e55);
+    let options = Options {
+        budget: 200_000,
+        rim_pruning: true,
+    };
+    let mut lines = Vec::new();
+    let mut expected = Vec::new();
+    let (mut boards, mut grids) = (0, 0);
+    while boards < 1000 || grids < 200 {
+        let on_chess_board = boards < 1000;
+        let (width, height) = if on_chess_board {
+            (8, 8)
+        } else {
+            loop {
+                // Up to what the oracle takes: (width + 1) x height <= 256.
+                let size = (rng.range(2, 20), rng.range(2, 20));
+                if size != (8, 8) && (size.0 + 1) * size.1 <= 256 {
+                    break size;
+                }
+            }
+        };
+        let case = random_board(rng.next_u64(), width, height, rng.range(30, 75) as u32);
+        let min_enclosed = rng.range(1, 3) as u32;
+        let Some((verdicts, _)) = oracle(&case.grid, &case.moved, &[min_enclosed], options) else {
+            continue;
+        };
+        let (x, y) = case.moved[0];
+        let (board, cell) = if on_chess_board {
+            boards += 1;
+            let square = Square::new(x as u8, y as u8).to_string();
+            (kingless_fen(&case.grid, &mut rng), square)
+        } else {
+            grids += 1;
+            // Both ways of naming a cell, where a square name exists.
+            let cell = if rng.percent(50) {
+                format!("{x},{y}")
+            } else {
+                format!("{}{}", char::from(b'a' + x as u8), y + 1)
+            };
+            (grid_text(&case.grid), cell)
+        };
+        let verdict = &verdicts[0];
+        lines.push(format!(
+            "{board} ; moved {cell} ; min-enclosed {min_enclosed} ; chain {} ; size {}",
+            u8::from(verdict.chain),
+            verdict.size
+        ));
+        expected.push((verdict.chain, verdict.size));
+    }
+    assert!(
+        expected.iter().filter(|(chain, _)| *chain).count() >= 100,
+        "too few chains to tell a verdict from a constant"
+    );
+    // A ring on a 64x64 grid, enclosing 39 x 29 cells, named by x,y only.
+    let mut frame = OGrid::new(64, 64);
+    for cell in frame.clone().cells() {
+        let on_ring = (10..=50).contains(&cell.0)
+            && (10..=40).contains(&cell.1)
+            && (cell.0 % 40 == 10 || cell.1 % 30 == 10);
+        frame.set(cell, on_ring);
+    }
+    lines.push(format!(
+        "{} ; moved 10,10 ; chain 1 ; size {}",
+        grid_text(&frame),
+        39 * 29
+    ));
+    expected.push((true, 39 * 29));
+
+    let dir = ScratchDir::new("kingless-suite");
+    let suite = dir.join("suite.epd");
+    std::fs::write(&suite, lines.join("\n") + "\n").unwrap();
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_catena"))
+        .args(["chain", "--suite"])
+        .arg(&suite)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&output.stdout);
+    let answers: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        answers.last().copied(),
+        Some(format!("{} positions, 0 failures", lines.len()).as_str()),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(output.status.success());
+    for (number, ((chain, size), answer)) in expected.iter().zip(&answers).enumerate() {
+        assert_eq!(
+            *answer,
+            format!("{} {} {size}", number + 1, u8::from(*chain)),
+            "line {}: {}",
+            number + 1,
+            lines[number]
+        );
+    }
 }

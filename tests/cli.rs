@@ -141,6 +141,17 @@ fn bad_input_gives_one_line_on_stderr_and_a_failing_exit() {
         &["perft", "--suite", "Cargo.toml"],
         &["perft", "3", "--suite", "perft/chess.epd"],
         &["no-such-command"],
+        &["chain", "5x5 xxxxx/x...x/x.x.x/x...x/xxxxx", "f3"],
+        &["chain", "5x5 xxxxx/x...x/x.x.x/x...x/xxxxx", "1,1"],
+        &["chain", "5x5 xxxxx/x...x/x.x.x/x...x", "c3"],
+        &["chain", "5x5 xxxxx/x...x/x.#.x/x...x/xxxxx", "c3"],
+        &["chain", "0x5", "a1"],
+        &[
+            "chain",
+            "30x2 xxxxxxxxxxxxxxxxxxxxxxxxxxxxxx/..............................",
+            "a2",
+        ],
+        &["chain", "8/8/8/8/8/8/8/8 w - - 0 1", "e4"],
     ] {
         let output = catena(args);
         let message = stderr(&output);
@@ -157,6 +168,55 @@ fn bad_input_gives_one_line_on_stderr_and_a_failing_exit() {
             "{args:?} printed to stdout"
         );
     }
+}
+
+/// `catena chain` on a grid: the verdict, size and loop named as squares
+/// where the board is narrow enough, as `x,y` where it is not, and a chess
+/// diagram without kings.
+#[test]
+fn the_chain_command_answers_on_grids_and_kingless_boards() {
+    let json = |args: &[&str]| {
+        let output = catena(args);
+        assert!(output.status.success(), "{args:?}: {}", stderr(&output));
+        serde_json::from_str::<serde_json::Value>(&stdout(&output)).unwrap()
+    };
+    let ring = json(&["chain", "5x5 xxxxx/x...x/x.x.x/x...x/xxxxx", "a1", "--json"]);
+    assert_eq!(ring["chain"], true);
+    assert_eq!(ring["size"], 8);
+    assert!(ring["smallest"].as_array().unwrap().contains(&"a1".into()));
+    let wide = "30x3 xxxxxxxxxxxxxxxxxxxxxxxxxxxxxx/x............................x/xxxxxxxxxxxxxxxxxxxxxxxxxxxxxx";
+    let report = json(&["chain", wide, "29,0", "--json"]);
+    assert_eq!(report["size"], 28);
+    assert!(
+        report["enclosed"]
+            .as_array()
+            .unwrap()
+            .contains(&"1,1".into())
+    );
+    let pocket = json(&["chain", "5x5 xxxxx/x...x/x.x.x/x...x/xxxxx", "c3", "--json"]);
+    assert_eq!(
+        (&pocket["chain"], &pocket["size"]),
+        (&false.into(), &0.into())
+    );
+    // The spec's first example with its kings taken off: the same chain.
+    let kingless = json(&[
+        "chain",
+        "8/8/8/8/5N2/4P1B1/5P1P/6R1 w - - 0 1",
+        "g3",
+        "--json",
+    ]);
+    assert_eq!(
+        (&kingless["chain"], &kingless["size"]),
+        (&true.into(), &2.into())
+    );
+    let drawn = stdout(&catena(&["chain", "4x4 xxxx/x..x/x..x/xxxx", "b4"]));
+    assert!(drawn.starts_with("4 "), "{drawn}");
+    assert_eq!(drawn.matches('+').count(), 4, "{drawn}");
+    assert!(drawn.contains("[x]"), "{drawn}");
+    assert!(
+        drawn.contains("\n   a  b  c  d\n\nchain: yes\nsize: 4\n"),
+        "{drawn}"
+    );
 }
 
 // `catena train`: a real run learns what its data teaches and writes a

@@ -23,6 +23,7 @@ use super::stats::{Pentanomial, Sprt, SprtState, Tally};
 use crate::game::Player;
 use crate::game::pgn::{self, GameRecord};
 use crate::search::Variant;
+use crate::tools::progress::Progress;
 
 /// Everything a match needs.
 #[derive(Clone, Debug)]
@@ -133,6 +134,7 @@ pub fn run(settings: &MatchSettings) -> Result<Standings, String> {
     );
     let pgn_file = Mutex::new(pgn_file);
     let standings = Mutex::new(Standings::default());
+    let progress = Progress::new(settings.games.into(), "games");
     let next_game = AtomicU32::new(0);
     let stop = AtomicBool::new(false);
     let date = today();
@@ -166,22 +168,25 @@ pub fn run(settings: &MatchSettings) -> Result<Standings, String> {
                     let mut standings = standings
                         .lock()
                         .unwrap_or_else(|poison| poison.into_inner());
-                    report(
-                        settings,
-                        &matchup,
-                        &mut standings,
-                        &played,
-                        &record,
-                        index,
-                        first_starts_white,
-                    );
+                    progress.suspend(|| {
+                        report(
+                            settings,
+                            &matchup,
+                            &mut standings,
+                            &played,
+                            &record,
+                            index,
+                            first_starts_white,
+                        )
+                    });
+                    progress.advance(summary(settings, &standings));
                     let text = pgn::write(&record);
                     let mut pgn_file = pgn_file.lock().unwrap_or_else(|poison| poison.into_inner());
                     if let Some(file) = pgn_file.as_mut() {
                         write_game(file, &text, settings);
                     }
                     if settings.print_games {
-                        print!("{text}");
+                        progress.suspend(|| print!("{text}"));
                     }
                     if standings
                         .sprt
@@ -199,6 +204,7 @@ pub fn run(settings: &MatchSettings) -> Result<Standings, String> {
             });
         }
     });
+    drop(progress);
     let standings = standings
         .into_inner()
         .unwrap_or_else(|poison| poison.into_inner());
@@ -359,6 +365,19 @@ fn report(
             }
         }
     }
+}
+
+/// Where the match stands, for the progress bar: score, Elo and the SPRT's LLR.
+fn summary(settings: &MatchSettings, standings: &Standings) -> String {
+    let tally = standings.tally;
+    let mut text = format!("score {:.1}%", tally.score() * 100.0);
+    if let Some((elo, margin)) = tally.elo().filter(|(_, margin)| margin.is_finite()) {
+        text.push_str(&format!(", Elo {elo:+.1} ± {margin:.1}"));
+    }
+    if let Some(sprt) = settings.sprt {
+        text.push_str(&format!(", LLR {:.2}", sprt.llr(&tally)));
+    }
+    text
 }
 
 /// Counts the game's points, switches and forfeit; returns its switches.

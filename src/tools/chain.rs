@@ -1,4 +1,5 @@
-//! `catena chain`: whether a move formed a chain, shown for people and for scripts.
+//! `catena chain`: whether a move formed a chain, on a chess diagram or a
+//! grid of any size, shown for people and for scripts.
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -6,22 +7,29 @@ use std::path::PathBuf;
 use serde::Serialize;
 
 use super::epd::{EpdLine, parse_suite};
-use crate::board::{Bitboard, Placement, Square};
-use crate::chain::{self, Chain};
+use super::progress::Progress;
+use crate::board::{Bitboard, Placement};
+use crate::chain::{self, Cell, Chain, Grid};
 use crate::game::Rules;
 
 #[derive(clap::Args, Debug)]
 #[command(
-    about = "Whether the piece(s) on SQUARE close a chain in FEN, with its size and smallest loop",
-    after_help = "Suite lines: <fen> ; moved <sq>[ <sq>] [; chain 0|1] [; size N]   (# starts a comment)"
+    about = "Whether the piece(s) on CELL close a chain on BOARD, with its size and smallest loop",
+    after_help = "BOARD: a FEN, of which only the placement is read (no kings needed), or a grid \
+                  'WxH rows' such as '5x5 xxxxx/x...x/x.x.x/x...x/xxxxx' (top row first, '.' \
+                  empty, any letter a piece; 1x1 to 255x255).\n\
+                  CELL: a square such as c3 (files a to z, ranks from 1), or x,y counted from 0,0 \
+                  at the bottom left.\n\
+                  Suite lines: <board> ; moved <cell>[ <cell>] [; chain 0|1] [; size N] \
+                  [; min-enclosed N]   (# starts a comment)"
 )]
 pub struct ChainArgs {
-    /// The position after the move.
+    /// The board after the move: a FEN or a `WxH` grid.
     #[arg(required_unless_present = "suite", conflicts_with = "suite")]
-    fen: Option<String>,
-    /// The square(s) the move put a piece on (two for castling: king and rook).
+    board: Option<String>,
+    /// The cell(s) the move put a piece on (two for castling: king and rook).
     #[arg(num_args = 1..=2, required_unless_present = "suite", conflicts_with = "suite")]
-    squares: Vec<String>,
+    cells: Vec<String>,
     /// Smallest group of adjacent empty squares a chain must surround.
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=16))]
     min_enclosed: u32,
@@ -33,6 +41,115 @@ pub struct ChainArgs {
     suite: Option<PathBuf>,
 }
 
+/// What `catena chain` reads: a chess diagram, whose men are drawn as they
+/// are, or a bare grid of any size.
+enum Board {
+    Chess(Placement),
+    Grid(Grid),
+}
+
+impl Board {
+    /// A grid when the first word names one (`WxH`), a FEN otherwise. Only
+    /// the placement of a FEN is read: the chain rule knows only where men
+    /// stand, so a diagram needs no kings and may hold any number of men.
+    fn read(text: &str) -> Result<Board, String> {
+        let first = text.split_whitespace().next().unwrap_or_default();
+        let names_a_grid = first.split_once('x').is_some_and(|(width, height)| {
+            [width, height]
+                .iter()
+                .all(|side| !side.is_empty() && side.bytes().all(|byte| byte.is_ascii_digit()))
+        });
+        if names_a_grid {
+            Grid::parse(text)
+                .map(Board::Grid)
+                .map_err(|error| format!("bad grid: {error}"))
+        } else {
+            Placement::from_fen(text)
+                .map(Board::Chess)
+                .map_err(|error| format!("bad FEN: {error}"))
+        }
+    }
+
+    fn grid(&self) -> Grid {
+        match self {
+            Board::Chess(placement) => Grid::from_bitboard(placement.occupied()),
+            Board::Grid(grid) => grid.clone(),
+        }
+    }
+
+    fn width(&self) -> usize {
+        match self {
+            Board::Chess(_) => 8,
+            Board::Grid(grid) => grid.width(),
+        }
+    }
+
+    /// The cell called `name`: a square (`c3`) where the board is at most
+    /// 26 files wide, or `x,y` on any board.
+    fn cell(&self, name: &str) -> Result<Cell, String> {
+        let grid = self.grid();
+        let cell = match name.split_once(',') {
+            Some((x, y)) => x
+                .trim()
+                .parse()
+                .ok()
+                .zip(y.trim().parse().ok())
+                .map(|(x, y)| Cell::new(x, y)),
+            None => {
+                let mut letters = name.chars();
+                let file = letters.next().filter(char::is_ascii_lowercase);
+                let rank: Option<usize> = letters.as_str().parse().ok().filter(|&rank| rank >= 1);
+                file.zip(rank)
+                    .filter(|_| self.width() <= 26)
+                    .map(|(file, rank)| Cell::new(usize::from(file as u8 - b'a'), rank - 1))
+            }
+        }
+        .ok_or_else(|| {
+            format!("'{name}' is not a cell: name it as a square (a1) or as x,y from 0,0")
+        })?;
+        if !grid.contains(cell) {
+            return Err(format!("{name} is off the {} board", grid.name()));
+        }
+        if !grid.is_occupied(cell) {
+            return Err(format!(
+                "{name} is empty: a chain passes through the piece that moved"
+            ));
+        }
+        Ok(cell)
+    }
+
+    /// A cell's name as `cell` reads it: a square where the board allows.
+    fn name(&self, cell: Cell) -> String {
+        if self.width() <= 26 {
+            format!("{}{}", char::from(b'a' + cell.x as u8), cell.y + 1)
+        } else {
+            format!("{},{}", cell.x, cell.y)
+        }
+    }
+
+    /// The verdict and size of the chain rule, by the path the engine takes
+    /// on a chess board (bitboards) and by the general one on a grid.
+    fn verdict(&self, moved: &[Cell], min_enclosed: u32) -> (bool, u32) {
+        match self {
+            Board::Chess(placement) => {
+                let landing: Bitboard = moved.iter().map(|&cell| chain::square_of(cell)).collect();
+                (
+                    chain::forms_chain(placement.occupied(), landing, min_enclosed),
+                    chain::chain_size(placement.occupied(), landing, min_enclosed),
+                )
+            }
+            Board::Grid(grid) => (
+                chain::grid_forms_chain(grid, moved, min_enclosed),
+                chain::grid_chain_size(grid, moved, min_enclosed),
+            ),
+        }
+    }
+
+    fn moved<'a>(&self, names: impl Iterator<Item = &'a str>) -> Result<Vec<Cell>, String> {
+        names.map(|name| self.cell(name)).collect()
+    }
+}
+
 #[derive(Serialize)]
 struct Report {
     chain: bool,
@@ -42,13 +159,8 @@ struct Report {
 }
 
 impl Report {
-    fn of(found: Option<&Chain>) -> Report {
-        let names = |cells: &[chain::Cell]| {
-            cells
-                .iter()
-                .map(|&cell| chain::square_of(cell).to_string())
-                .collect()
-        };
+    fn of(board: &Board, found: Option<&Chain>) -> Report {
+        let names = |cells: &[Cell]| cells.iter().map(|&cell| board.name(cell)).collect();
         Report {
             chain: found.is_some(),
             size: found.map_or(0, |chain| chain.size),
@@ -63,11 +175,10 @@ pub fn run(args: &ChainArgs) -> Result<bool, String> {
     if let Some(path) = &args.suite {
         return run_suite(path, args.min_enclosed);
     }
-    let fen = args.fen.as_deref().unwrap_or_default();
-    let board = read_board(fen)?;
-    let moved = moved_squares(&board, args.squares.iter().map(String::as_str))?;
-    let found = chain::analyse_board(board.occupied(), moved, args.min_enclosed);
-    let report = Report::of(found.as_ref());
+    let board = Board::read(args.board.as_deref().unwrap_or_default())?;
+    let moved = board.moved(args.cells.iter().map(String::as_str))?;
+    let found = chain::analyse(&board.grid(), &moved, args.min_enclosed);
+    let report = Report::of(&board, found.as_ref());
     if args.json {
         println!(
             "{}",
@@ -79,36 +190,14 @@ pub fn run(args: &ChainArgs) -> Result<bool, String> {
     Ok(true)
 }
 
-/// The board of a FEN, of which only the placement is read: the chain rule
-/// knows only where men stand, so a diagram needs no kings and may hold any
-/// number of men.
-fn read_board(fen: &str) -> Result<Placement, String> {
-    Placement::from_fen(fen).map_err(|error| format!("bad FEN: {error}"))
-}
-
-/// The moved squares, each holding a piece.
-fn moved_squares<'a>(
-    board: &Placement,
-    names: impl Iterator<Item = &'a str>,
-) -> Result<Bitboard, String> {
-    let mut moved = Bitboard::EMPTY;
-    for name in names {
-        let square: Square = name
-            .parse()
-            .map_err(|_| format!("'{name}' is not a square (a1 to h8)"))?;
-        if !board.occupied().contains(square) {
-            return Err(format!(
-                "{square} is empty: a chain passes through the piece that moved"
-            ));
-        }
-        moved |= square.bitboard();
-    }
-    Ok(moved)
-}
-
 /// The board, then the verdict with the chain's size, pieces and squares.
-fn describe(board: &Placement, found: Option<&Chain>, report: &Report) -> String {
-    let mut text = diagram(board, found);
+fn describe(board: &Board, found: Option<&Chain>, report: &Report) -> String {
+    let mut text = match board {
+        Board::Chess(placement) => diagram(placement, found),
+        Board::Grid(grid) => draw(grid.width(), grid.height(), found, |cell| {
+            grid.is_occupied(cell).then_some('x')
+        }),
+    };
     text.push('\n');
     let _ = writeln!(text, "chain: {}", if report.chain { "yes" } else { "no" });
     if report.chain {
@@ -127,22 +216,37 @@ fn describe(board: &Placement, found: Option<&Chain>, report: &Report) -> String
 /// The board, White at the bottom, with the smallest chain's pieces in
 /// brackets and the squares it surrounds as `+`.
 pub fn diagram(board: &Placement, found: Option<&Chain>) -> String {
-    let squares = |cells: &[chain::Cell]| -> Bitboard {
-        cells.iter().map(|&cell| chain::square_of(cell)).collect()
-    };
-    let on_loop = found.map_or(Bitboard::EMPTY, |chain| squares(&chain.smallest));
-    let inside = found.map_or(Bitboard::EMPTY, |chain| squares(&chain.enclosed));
+    draw(8, 8, found, |cell| {
+        board
+            .man_on(chain::square_of(cell))
+            .map(|(piece, color)| piece.fen_letter(color))
+    })
+}
+
+/// A board `width` cells wide, top row first, each cell `man`'s letter or
+/// empty; the smallest chain's cells in brackets and the cells it surrounds
+/// as `+`. Ranks are numbered on the left, files lettered below where there
+/// are letters enough.
+fn draw(
+    width: usize,
+    height: usize,
+    found: Option<&Chain>,
+    man: impl Fn(Cell) -> Option<char>,
+) -> String {
+    let on_loop = found.map_or(&[][..], |chain| &chain.smallest[..]);
+    let inside = found.map_or(&[][..], |chain| &chain.enclosed[..]);
+    let margin = height.to_string().len();
     let mut text = String::new();
-    for rank in (0..8).rev() {
-        let _ = write!(text, "{} ", rank + 1);
-        for file in 0..8 {
-            let square = Square::new(file, rank);
-            let symbol = match board.man_on(square) {
-                Some((piece, color)) => piece.fen_letter(color),
-                _ if inside.contains(square) => '+',
-                _ => '.',
+    for y in (0..height).rev() {
+        let _ = write!(text, "{:>margin$} ", y + 1);
+        for x in 0..width {
+            let cell = Cell::new(x, y);
+            let symbol = match man(cell) {
+                Some(letter) => letter,
+                None if inside.contains(&cell) => '+',
+                None => '.',
             };
-            if on_loop.contains(square) {
+            if on_loop.contains(&cell) {
                 let _ = write!(text, "[{symbol}]");
             } else {
                 let _ = write!(text, " {symbol} ");
@@ -150,7 +254,12 @@ pub fn diagram(board: &Placement, found: Option<&Chain>) -> String {
         }
         text.push('\n');
     }
-    text.push_str("   a  b  c  d  e  f  g  h\n");
+    if width <= 26 {
+        let files: String = (0..width)
+            .map(|x| format!(" {} ", char::from(b'a' + x as u8)))
+            .collect();
+        let _ = writeln!(text, "{:margin$} {}", "", files.trim_end());
+    }
     text
 }
 
@@ -159,7 +268,9 @@ fn run_suite(path: &PathBuf, min_enclosed: u32) -> Result<bool, String> {
     let text = std::fs::read_to_string(path)
         .map_err(|error| format!("cannot read {}: {error}", path.display()))?;
     let (mut positions, mut failures) = (0, 0);
-    for line in parse_suite(&text) {
+    let lines = parse_suite(&text);
+    let progress = Progress::new(lines.len() as u64, "positions");
+    for line in lines {
         positions += 1;
         match check_line(&line, min_enclosed) {
             Ok((chain, size, problems)) => {
@@ -168,26 +279,28 @@ fn run_suite(path: &PathBuf, min_enclosed: u32) -> Result<bool, String> {
                 } else {
                     format!("  MISMATCH {}", problems.join(", "))
                 };
-                println!("{} {} {size}{mark}", line.number, chain as u8);
+                progress.println(&format!("{} {} {size}{mark}", line.number, chain as u8));
                 failures += !problems.is_empty() as usize;
             }
             Err(message) => {
-                println!("{} error: {message}", line.number);
+                progress.println(&format!("{} error: {message}", line.number));
                 failures += 1;
             }
         }
+        progress.advance(format!("{failures} failures"));
     }
+    drop(progress);
     println!("{positions} positions, {failures} failures");
     Ok(failures == 0)
 }
 
 /// The verdict and size for one suite line, and every expectation it failed.
 fn check_line(line: &EpdLine, default_min: u32) -> Result<(bool, u32, Vec<String>), String> {
-    let board = read_board(&line.fen)?;
+    let board = Board::read(&line.fen)?;
     let moved_field = line
         .operand("moved")
-        .ok_or("no 'moved' field naming the moved square(s)")?;
-    let moved = moved_squares(&board, moved_field.split_whitespace())?;
+        .ok_or("no 'moved' field naming the moved cell(s)")?;
+    let moved = board.moved(moved_field.split_whitespace())?;
     let min_enclosed = match line.operand("min-enclosed") {
         Some(text) => text
             .parse()
@@ -196,8 +309,7 @@ fn check_line(line: &EpdLine, default_min: u32) -> Result<(bool, u32, Vec<String
             .ok_or_else(|| format!("bad min-enclosed '{text}'"))?,
         None => default_min,
     };
-    let chain = chain::forms_chain(board.occupied(), moved, min_enclosed);
-    let size = chain::chain_size(board.occupied(), moved, min_enclosed);
+    let (chain, size) = board.verdict(&moved, min_enclosed);
     let mut problems = Vec::new();
     if let Some(expected) = line.operand("chain") {
         let expected = match expected {

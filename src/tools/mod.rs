@@ -4,5 +4,6 @@ pub mod bench;
 pub mod chain;
 pub mod epd;
 pub mod perft;
+pub mod progress;
 pub mod sscc_bench;
 pub mod train;

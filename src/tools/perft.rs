@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 use rayon::prelude::*;
 
 use super::epd::{EpdLine, parse_suite};
+use super::progress::Progress;
 use crate::board::{Move, Position};
 use crate::game::{ChainTest, Rules, SwitchRule, SwitchRun, forms_chain};
 
@@ -290,15 +291,23 @@ fn run_suite(file: &PathBuf, args: &PerftArgs) -> Result<bool, String> {
     let prefix = if args.sscc { 'S' } else { 'D' };
     let start = Instant::now();
     let mut tally = SuiteTally::default();
+    let progress = Progress::new(lines.len() as u64, "positions");
     for line in &lines {
         match check_suite_line(line, args, prefix, &mut tally) {
-            Ok(verdicts) => println!("{} {} {}", line.number, line.fen, verdicts.join(" ")),
+            Ok(verdicts) => progress.println(&format!(
+                "{} {} {}",
+                line.number,
+                line.fen,
+                verdicts.join(" ")
+            )),
             Err(problem) => {
                 tally.bad_lines += 1;
-                println!("{} {} ERROR {problem}", line.number, line.fen);
+                progress.println(&format!("{} {} ERROR {problem}", line.number, line.fen));
             }
         }
+        progress.advance(format!("{} mismatches", tally.mismatches));
     }
+    drop(progress);
     println!(
         "{} positions, {} counts, {} mismatches, {} bad lines, {}",
         lines.len(),

@@ -19,6 +19,7 @@
 //! rounded to the engine's fixed point.
 
 use crate::rng::SplitMix64;
+use crate::tools::progress::Progress;
 use std::fs;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -366,12 +367,13 @@ pub fn run(args: &TrainArgs) -> Result<bool, String> {
     let batches_per_epoch = samples.len().div_ceil(args.batch);
     let total_batches = (batches_per_epoch * args.epochs as usize) as f32;
     let mut batch_number = 0;
+    let bar = Progress::new((batches_per_epoch * args.epochs as usize) as u64, "batches");
     for epoch in 1..=args.epochs {
         // Fisher–Yates, seeded.
         for index in (1..samples.len()).rev() {
             samples.swap(index, random.below(index + 1));
         }
-        let mut training_error = 0.0;
+        let (mut training_error, mut seen) = (0.0, 0);
         for batch in samples.chunks(args.batch) {
             let parts: Vec<(Vec<f32>, f64)> = batch
                 .par_chunks(batch.len().div_ceil(PARTS))
@@ -396,18 +398,24 @@ pub fn run(args: &TrainArgs) -> Result<bool, String> {
                 args.rate * (0.01 + 0.99 * 0.5 * (1.0 + (std::f32::consts::PI * progress).cos()));
             adam.step(&mut parameters, &gradient, rate, args.weight_decay);
             batch_number += 1;
+            seen += batch.len();
+            bar.advance(format!(
+                "epoch {epoch}, training error {:.6}",
+                training_error / seen as f64
+            ));
         }
         let held_out_error = mean_error(&parameters, &held_out);
-        eprintln!(
+        bar.eprintln(&format!(
             "epoch {epoch}: training error {:.6}, held-out error {held_out_error:.6} ({:.0} s)",
             training_error / samples.len() as f64,
             started.elapsed().as_secs_f64()
-        );
+        ));
         if held_out_error < best.0 {
             best = (held_out_error, epoch, parameters.clone());
         }
     }
 
+    drop(bar);
     let (error, epoch, parameters) = best;
     let network = Network::from_float(&parameters);
     let rounding = ordered_sum(&held_out, |sample| {
