@@ -8,6 +8,8 @@ use catena::play::{self, PlayArgs};
 use catena::tools::bench;
 use catena::tools::chain::{self, ChainArgs};
 use catena::tools::perft::{self, PerftArgs};
+use catena::tools::puzzles::{self, PuzzlesArgs};
+use catena::tools::solve::{self, SolveArgs};
 use catena::tools::sscc_bench::{self, SsccBenchArgs};
 use catena::tools::train::{self, TrainArgs};
 
@@ -30,6 +32,8 @@ enum Command {
     Play(PlayArgs),
     /// Fit the evaluation network to labelled positions.
     Train(TrainArgs),
+    Solve(SolveArgs),
+    Puzzles(PuzzlesArgs),
     /// Search the built-in positions to a fixed depth; the last line is `<nodes> nodes <nps> nps`.
     #[command(args_conflicts_with_subcommands = true)]
     Bench {
@@ -96,6 +100,15 @@ fn main() -> ExitCode {
         Some(Command::Match(args)) => arena::run(args),
         Some(Command::Play(args)) => play::run(args),
         Some(Command::Train(args)) => train::run(args),
+        Some(Command::Puzzles(args)) => puzzles::run(args).map(|()| true),
+        Some(Command::Solve(args)) => match solve::run(args) {
+            Ok(()) => Ok(true),
+            Err(message) => {
+                // Bad input, as clap's own errors: status 2.
+                eprintln!("error: {message}");
+                return ExitCode::from(2);
+            }
+        },
         Some(Command::Bench {
             suite: Some(BenchSuite::Sscc(args)),
             ..

@@ -170,6 +170,20 @@ impl Default for Histories {
     }
 }
 
+impl Histories {
+    /// Hints from the histories alone: no table action, killers or counter
+    /// move (quiescence in check, the solver).
+    pub fn plain_hints(&self) -> OrderingHints<'_> {
+        OrderingHints {
+            tt_action: 0,
+            killers: [None; 2],
+            counter: None,
+            history: QuietHistory::without_context(&self.quiet),
+            captures: &self.captures,
+        }
+    }
+}
+
 /// What the histories say of a quiet move at one node: the move's own
 /// history plus its continuation history after the last two moves of the line.
 #[derive(Clone, Copy)]

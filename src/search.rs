@@ -866,14 +866,7 @@ impl<'a> Worker<'a> {
         let mut raw_eval = 0;
         let mut picker = MovePicker::default();
         if in_check {
-            let hints = OrderingHints {
-                tt_action: 0,
-                killers: [None; 2],
-                counter: None,
-                history: QuietHistory::without_context(&self.histories.quiet),
-                captures: &self.histories.captures,
-            };
-            picker.add_all(position, &hints, None, false);
+            picker.add_all(position, &self.histories.plain_hints(), None, false);
             if picker.is_empty() {
                 return -MATE + ply as i32;
             }

@@ -5,5 +5,7 @@ pub mod chain;
 pub mod epd;
 pub mod perft;
 pub mod progress;
+pub mod puzzles;
+pub mod solve;
 pub mod sscc_bench;
 pub mod train;

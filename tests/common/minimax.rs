@@ -33,6 +33,23 @@ pub fn forced_win(
     Node { rules, switches }.attacker_wins(position, run, plies, true, true)
 }
 
+/// [`forced_win`] from a node where the defender may be the one to move:
+/// whether the attacker wins within `plies` from `position` in the middle
+/// of `run`, `attacker_to_move` saying who moves.
+pub fn attacker_wins(
+    position: &Position,
+    run: SwitchRun,
+    rules: &Rules,
+    plies: u32,
+    attacker_to_move: bool,
+) -> bool {
+    Node {
+        rules,
+        switches: Switches::Everywhere,
+    }
+    .attacker_wins(position, run, plies, attacker_to_move, false)
+}
+
 struct Node<'a> {
     rules: &'a Rules,
     switches: Switches,

@@ -1,0 +1,116 @@
+//! `catena solve`: whether the player to move has a forced win within D
+//! plies (spec section 8), proved by the solver of `crate::solve`.
+
+use std::time::Instant;
+
+use serde::Serialize;
+
+use crate::board::Position;
+use crate::game::{Rules, SwitchRule};
+use crate::movepick::describe_action;
+use crate::solve::{Problem, solve};
+
+/// The largest bound `solve` accepts: far beyond what it can settle in a day.
+pub const MAX_PLIES: u32 = 32;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum SolveVariant {
+    Sscc,
+    Chess,
+}
+
+#[derive(clap::Args, Debug)]
+#[command(
+    about = "Prove or refute a forced win within D plies for the player to move",
+    long_about = "Prove or refute a forced win within D plies for the player to move \
+                  (spec section 8): a mate by the colour that player controls, whatever the \
+                  opponent plays, its switches included; every (move, switch choice) is a ply. \
+                  The last line reads `result win|none first <uci>[ switch] plies <d> nodes <n> \
+                  time <ms>` (first 0000 when there is no win)."
+)]
+pub struct SolveArgs {
+    /// The position (default: the start position).
+    fen: Option<String>,
+    /// The bound on plies (1 to 32); the answer is the smallest bound with a win.
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=MAX_PLIES as i64))]
+    plies: u32,
+    /// What limits consecutive switches (chain, moves or unlimited).
+    #[arg(long, default_value = "chain")]
+    rule: SwitchRule,
+    /// The smallest group of empty squares a chain must surround (1 to 16).
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=16))]
+    min_enclosed: u32,
+    /// `chess`: nobody switches.
+    #[arg(long, value_enum, default_value_t = SolveVariant::Sscc)]
+    variant: SolveVariant,
+    /// One JSON object: result, first, line, plies, nodes, time.
+    #[arg(long)]
+    json: bool,
+    /// Threads that share the root's actions.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+    threads: u16,
+}
+
+#[derive(Serialize)]
+struct Report {
+    /// `win` or `none`.
+    result: &'static str,
+    /// The first action in UCI, ` switch` where it switches; `0000` for none.
+    first: String,
+    /// The winning line against the longest defence.
+    line: Vec<String>,
+    /// The smallest bound with a win, or the bound searched.
+    plies: u32,
+    nodes: u64,
+    /// Milliseconds.
+    time: u64,
+}
+
+/// Runs the command; an `Err` is bad input (exit status 2).
+pub fn run(args: &SolveArgs) -> Result<(), String> {
+    let fen = args.fen.as_deref().unwrap_or(Position::START_FEN);
+    let position = Position::from_fen(fen).map_err(|error| format!("bad FEN: {error}"))?;
+    let rules = Rules::new(args.rule, args.min_enclosed)?;
+    let problem = Problem {
+        rules: (args.variant == SolveVariant::Sscc).then_some(rules),
+        attacker_switches: true,
+    };
+    let started = Instant::now();
+    let solution = solve(&position, problem, args.plies, args.threads.into());
+    let line: Vec<String> = solution
+        .win
+        .as_ref()
+        .map(|(_, line)| line.iter().map(|&action| describe_action(action)).collect())
+        .unwrap_or_default();
+    let report = Report {
+        result: if solution.win.is_some() {
+            "win"
+        } else {
+            "none"
+        },
+        first: line.first().cloned().unwrap_or_else(|| "0000".to_string()),
+        plies: solution
+            .win
+            .as_ref()
+            .map_or(args.plies, |(plies, _)| *plies),
+        line,
+        nodes: solution.nodes,
+        time: started.elapsed().as_millis() as u64,
+    };
+    if args.json {
+        println!(
+            "{}",
+            serde_json::to_string(&report).expect("a report always serializes")
+        );
+        return Ok(());
+    }
+    match solution.win {
+        Some((plies, _)) => println!("win within {plies} plies: {}", report.line.join(" ")),
+        None => println!("no win within {} plies", args.plies),
+    }
+    println!(
+        "result {} first {} plies {} nodes {} time {}",
+        report.result, report.first, report.plies, report.nodes, report.time
+    );
+    Ok(())
+}

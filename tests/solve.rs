@@ -1,0 +1,372 @@
+//! The solver (`catena::solve`, `catena solve`) against the plain minimax of
+//! `tests/common/minimax.rs`, written apart from it from spec section 4, and
+//! against the engine's own mates.
+
+mod common;
+
+use std::process::Command;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+use rayon::prelude::*;
+
+use catena::board::Position;
+use catena::game::{GameState, Rules, SwitchRule, SwitchRun, forms_chain, pgn};
+use catena::movepick::Action;
+use catena::search::{self, Control, Limits, MATE, Root, Variant};
+use catena::solve::{Node, Problem, Solver};
+use catena::tools::epd;
+use catena::transposition::TranspositionTable;
+use common::minimax::{Switches, attacker_wins, shortest_win};
+
+const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+
+/// Positions met in SSCC play, with their runs: every third position of the
+/// SSCC bench games, and the positions of the switch suites.
+fn states() -> Vec<(Position, SwitchRun)> {
+    let games = std::fs::read_to_string(format!("{ROOT}/tests/data/sscc_games.pgn")).unwrap();
+    let mut states = Vec::new();
+    for record in pgn::read_all(&games).unwrap() {
+        let mut replay = GameState::new(record.game.start().clone(), *record.game.rules());
+        for (index, ply) in record.game.plies().iter().enumerate() {
+            if index % 3 == 0 {
+                states.push((replay.position().clone(), replay.run()));
+            }
+            replay.apply(ply.mv, ply.switched).unwrap();
+        }
+    }
+    for suite in ["switch_wins", "runs", "inner_switches", "mates"] {
+        let text = std::fs::read_to_string(format!("{ROOT}/tests/data/{suite}.epd")).unwrap();
+        for line in epd::parse_suite(&text) {
+            states.push((Position::from_fen(&line.fen).unwrap(), SwitchRun::default()));
+        }
+    }
+    states
+}
+
+/// The solver's shortest win within `max_plies`, from a fresh table.
+fn solver_shortest(
+    position: &Position,
+    run: SwitchRun,
+    rules: Rules,
+    max_plies: u32,
+) -> Option<u32> {
+    let stop = AtomicBool::new(false);
+    let problem = Problem {
+        rules: Some(rules),
+        attacker_switches: true,
+    };
+    let node = Node {
+        position: position.clone(),
+        run,
+        attacker: true,
+    };
+    Solver::new(problem, &stop)
+        .shortest(&node, max_plies)
+        .expect("never stopped")
+}
+
+/// Whether the defender, after some move of the attacker, can close a chain
+/// and switch: the positions where the defender's switches are part of the tree.
+fn defender_can_switch(position: &Position, rules: &Rules) -> bool {
+    position.legal_moves().iter().any(|&mv| {
+        let reply = position.after(mv);
+        reply
+            .legal_moves()
+            .iter()
+            .any(|&answer| forms_chain(&reply, answer, rules))
+    })
+}
+
+/// The verdict within 1, 2 and 3 plies, by the solver and by the minimax,
+/// on every state under each rule: not one disagreement.
+#[test]
+fn the_solver_decides_as_the_plain_minimax_within_three_plies() {
+    catena::board::attacks::init();
+    let states = states();
+    let cases: Vec<(Position, SwitchRun, SwitchRule)> = states
+        .iter()
+        .flat_map(|(position, run)| {
+            SwitchRule::ALL
+                .into_iter()
+                .map(move |rule| (position.clone(), *run, rule))
+        })
+        .collect();
+    let outcomes: Vec<(Option<u32>, bool, Option<String>)> = cases
+        .par_iter()
+        .map(|(position, run, rule)| {
+            let rules = Rules::new(*rule, 2).unwrap();
+            let truth = shortest_win(position, *run, &rules, 3, Switches::Everywhere);
+            let solved = solver_shortest(position, *run, rules, 3);
+            let disagreement = (truth != solved)
+                .then(|| format!("{position} rule {rule}: minimax {truth:?}, solver {solved:?}"));
+            (truth, defender_can_switch(position, &rules), disagreement)
+        })
+        .collect();
+    let disagreements: Vec<&String> = outcomes.iter().filter_map(|o| o.2.as_ref()).collect();
+    let wins = outcomes.iter().filter(|o| o.0.is_some()).count();
+    let switch_wins = outcomes.iter().filter(|o| o.0 == Some(2)).count();
+    let defences = outcomes.iter().filter(|o| o.1).count();
+    println!(
+        "{} cases, {wins} wins ({switch_wins} in 2 plies), {defences} where the defender can switch",
+        cases.len()
+    );
+    assert!(disagreements.is_empty(), "{disagreements:#?}");
+    assert!(cases.len() >= 300, "only {} cases", cases.len());
+    assert!(
+        wins >= 50 && switch_wins >= 20,
+        "{wins} wins, {switch_wins} switch wins"
+    );
+    assert!(defences >= 100, "only {defences} with a defender's switch");
+}
+
+/// Where the engine's search reports a mate within 5 plies, the solver
+/// proves a win within exactly as many plies (the search may report a
+/// longer mate than the shortest, never a shorter one).
+#[test]
+fn the_solver_agrees_with_the_engines_mates() {
+    catena::board::attacks::init();
+    let rules = Rules::default();
+    let mut mates = 0;
+    for suite in ["switch_wins", "mates", "inner_switches"] {
+        let text = std::fs::read_to_string(format!("{ROOT}/tests/data/{suite}.epd")).unwrap();
+        for line in epd::parse_suite(&text) {
+            let position = Position::from_fen(&line.fen).unwrap();
+            let root = Root {
+                position: position.clone(),
+                run: SwitchRun::default(),
+                history: Vec::new(),
+                variant: Variant::Sscc(rules),
+            };
+            let limits = Limits {
+                depth: Some(8),
+                multipv: 1,
+                threads: 1,
+                ..Limits::default()
+            };
+            let result = search::search(
+                &root,
+                &limits,
+                &Arc::new(TranspositionTable::new(8)),
+                &mut Vec::new(),
+                &Control::default(),
+                Instant::now(),
+                &mut |_| {},
+            );
+            let reported = MATE - result.score;
+            if !(1..=5).contains(&reported) {
+                continue;
+            }
+            mates += 1;
+            let solved = solver_shortest(&position, SwitchRun::default(), rules, 5);
+            assert!(
+                solved.is_some_and(|plies| plies <= reported as u32),
+                "{}: the engine mates in {reported} plies, the solver says {solved:?}",
+                line.fen
+            );
+            if let Some(plies) = solved {
+                assert!(
+                    plies == reported as u32,
+                    "{}: the engine's mate takes {reported} plies, the solver's {plies}",
+                    line.fen
+                );
+            }
+        }
+    }
+    assert!(mates >= 60, "only {mates} mates reported");
+}
+
+fn catena(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_catena"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+/// `catena solve`: a switch win (a chain, a switch, a mate with the other
+/// army) in 2 plies, its line, and the same in JSON; a chess mate in two
+/// as 3 plies with `--variant chess`; no win from the start position.
+#[test]
+fn the_solve_command_reports_wins_lines_and_their_absence() {
+    let fen = "Nnbk4/pp2b1p1/3p4/1BpP1P1Q/4Pp2/8/PPP3P1/R1B1K1N1 b Q - 0 14";
+    let output = catena(&["solve", fen, "--plies", "3"]);
+    assert!(output.status.success());
+    let text = String::from_utf8_lossy(&output.stdout);
+    let last = text.lines().last().unwrap();
+    assert!(
+        last.starts_with("result win first ") && last.contains(" switch plies 2 nodes "),
+        "{text}"
+    );
+    let json = catena(&["solve", fen, "--plies", "3", "--json"]);
+    let report: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(report["result"], "win");
+    assert_eq!(report["plies"], 2);
+    assert_eq!(report["line"].as_array().unwrap().len(), 2);
+    assert!(report["first"].as_str().unwrap().ends_with(" switch"));
+
+    let none = catena(&["solve", "--plies", "3"]);
+    let text = String::from_utf8_lossy(&none.stdout);
+    assert!(
+        text.lines()
+            .last()
+            .unwrap()
+            .starts_with("result none first 0000 plies 3 nodes "),
+        "{text}"
+    );
+}
+
+/// Bad input: one line on stderr, status 2, nothing on stdout.
+#[test]
+fn the_solve_command_refuses_bad_input_with_status_2() {
+    for args in [
+        &["solve", "not a fen"][..],
+        &["solve", "--plies", "0"],
+        &["solve", "--plies", "33"],
+        &["solve", "--rule", "sometimes"],
+        &["solve", "--min-enclosed", "0"],
+        &["solve", "--threads", "0"],
+        &["solve", "8/8/8/8/8/8/8/8 w - - 0 1"],
+    ] {
+        let output = catena(args);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+        assert!(output.stdout.is_empty(), "{args:?}");
+    }
+}
+
+/// Re-proves a puzzle line: the win within D plies and none sooner, its
+/// first action the only one that keeps the win, the pv a winning line
+/// (each of the attacker's actions keeps the win, each defence allows it),
+/// and no win within D when the attacker may not switch.
+fn reprove(text: &str) -> Result<(), String> {
+    use catena::tools::puzzles::read_puzzle;
+    let (puzzle, rules) = read_puzzle(text)?;
+    let position = Position::from_fen(&puzzle.fen).unwrap();
+    let stop = AtomicBool::new(false);
+    let problem = Problem {
+        rules: Some(rules),
+        attacker_switches: true,
+    };
+    let mut solver = Solver::new(problem, &stop);
+    let root = Node::root(position.clone());
+    let plies = puzzle.plies;
+    if solver.shortest(&root, plies) != Ok(Some(plies)) {
+        return Err(format!("not a shortest win within {plies}"));
+    }
+    let winning = solver.winning_actions(&root, plies).unwrap();
+    if winning != puzzle.line[..1] {
+        return Err(format!("winning first actions {winning:?}"));
+    }
+    let mut without = Solver::new(
+        Problem {
+            attacker_switches: false,
+            ..problem
+        },
+        &stop,
+    );
+    if without.wins(&root, plies) != Some(false) {
+        return Err("wins without the attacker's switches".to_string());
+    }
+    // Up to 3 plies, the plain minimax too: the shortest win, and exactly
+    // one first action that keeps it.
+    if plies <= 3 {
+        let run = SwitchRun::default();
+        if shortest_win(&position, run, &rules, plies, Switches::Everywhere) != Some(plies) {
+            return Err("the minimax finds no shortest win within D".to_string());
+        }
+        let mut keeping = Vec::new();
+        for mv in position.legal_moves() {
+            let child = position.after(mv);
+            if attacker_wins(&child, run, &rules, plies - 1, false) {
+                keeping.push(Action::stay(mv));
+            }
+            if forms_chain(&position, mv, &rules) {
+                let switched = run.after_switch(&position, mv, &rules);
+                if attacker_wins(&child, switched, &rules, plies - 1, true) {
+                    keeping.push(Action { mv, switch: true });
+                }
+            }
+        }
+        if keeping != puzzle.line[..1] {
+            return Err(format!("the minimax's winning first actions: {keeping:?}"));
+        }
+    }
+    // The pv ends in a mate by the attacker's army.
+    let side = position.side_to_move();
+    let mut state = GameState::new(position, rules);
+    let attacker = state.controller(side);
+    for action in &puzzle.line {
+        state
+            .apply(action.mv, action.switch)
+            .map_err(|error| format!("pv: {error}"))?;
+    }
+    match state.outcome() {
+        Some(outcome)
+            if outcome.termination == catena::game::Termination::Checkmate
+                && outcome.winner.map(|color| state.controller(color)) == Some(attacker) =>
+        {
+            Ok(())
+        }
+        other => Err(format!("the pv ends in {other:?}")),
+    }
+}
+
+fn puzzle_lines() -> Vec<String> {
+    let text = std::fs::read_to_string(format!("{ROOT}/perft/puzzles.epd")).unwrap();
+    text.lines()
+        .filter(|line| !line.trim().is_empty() && !line.starts_with('#'))
+        .map(String::from)
+        .collect()
+}
+
+/// The file: at least 300 puzzles, D from 2 to 7, the three rules.
+#[test]
+fn the_puzzle_file_spans_depths_and_rules() {
+    use catena::tools::puzzles::read_puzzle;
+    let lines = puzzle_lines();
+    assert!(lines.len() >= 300, "only {} puzzles", lines.len());
+    let read: Vec<_> = lines
+        .iter()
+        .map(|line| read_puzzle(line).unwrap())
+        .collect();
+    for plies in 2..=7 {
+        assert!(
+            read.iter().any(|(puzzle, _)| puzzle.plies == plies),
+            "no puzzle with D = {plies}"
+        );
+    }
+    for rule in SwitchRule::ALL {
+        assert!(
+            read.iter().any(|(_, rules)| rules.switch_rule == rule),
+            "no puzzle under rule {rule}"
+        );
+    }
+}
+
+/// A seeded sample of 24 puzzles, re-proved with uniqueness.
+#[test]
+fn a_sample_of_the_puzzles_is_proven_again() {
+    catena::board::attacks::init();
+    let lines = puzzle_lines();
+    let mut rng = common::generators::Rng::new(0x9a221e);
+    let sample: Vec<&String> = (0..24).map(|_| &lines[rng.below(lines.len())]).collect();
+    let failures: Vec<String> = sample
+        .par_iter()
+        .filter_map(|line| reprove(line).err().map(|why| format!("{line}: {why}")))
+        .collect();
+    assert!(failures.is_empty(), "{failures:#?}");
+}
+
+/// Every puzzle, re-proved (the long tier: `--include-ignored`).
+#[test]
+#[ignore]
+fn every_puzzle_is_proven_again() {
+    catena::board::attacks::init();
+    let failures: Vec<String> = puzzle_lines()
+        .par_iter()
+        .filter_map(|line| reprove(line).err().map(|why| format!("{line}: {why}")))
+        .collect();
+    assert!(failures.is_empty(), "{failures:#?}");
+}
