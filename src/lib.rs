@@ -3,15 +3,14 @@
 pub mod arena;
 pub mod board;
 pub mod chain;
-pub mod correction;
 pub mod eval;
 pub mod game;
+pub mod history;
 pub mod movepick;
 pub mod play;
 pub mod rng;
 pub mod runs;
 pub mod search;
-pub mod see;
 pub mod solve;
 pub mod time;
 pub mod tools;

@@ -8,10 +8,10 @@
 
 use arrayvec::ArrayVec;
 
-use crate::board::{Color, Move, MoveKind, Piece, Position};
-use crate::correction::CorrectionHistory;
+use crate::board::see::see_at_least;
+use crate::board::{Move, MoveKind, Piece, Position};
 use crate::eval::PIECE_VALUE;
-use crate::see::see_at_least;
+use crate::history::{CaptureHistory, PieceTo, QuietHistory};
 
 /// One child of a search node: a board move, and whether its player then switches sides.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,177 +42,6 @@ impl Action {
     }
 }
 
-const HISTORY_LIMIT: i32 = 16_384;
-
-/// Adds `bonus` to a history value, less the more the value already leans
-/// the same way, so that values stay within ±`HISTORY_LIMIT` and old
-/// successes fade.
-fn apply_gravity(entry: &mut i32, bonus: i32) {
-    let bonus = bonus.clamp(-HISTORY_LIMIT, HISTORY_LIMIT);
-    *entry += bonus - *entry * bonus.abs() / HISTORY_LIMIT;
-}
-
-/// Quiet-move success counts by colour, origin and destination, with gravity.
-pub struct History([[[i32; 64]; 64]; 2]);
-
-impl History {
-    pub fn new() -> Box<History> {
-        Box::new(History([[[0; 64]; 64]; 2]))
-    }
-
-    pub fn get(&self, color: Color, mv: Move) -> i32 {
-        self.0[color.index()][mv.from().index()][mv.to().index()]
-    }
-
-    /// Rewards (`bonus > 0`) or punishes a quiet move.
-    pub fn update(&mut self, color: Color, mv: Move, bonus: i32) {
-        apply_gravity(
-            &mut self.0[color.index()][mv.from().index()][mv.to().index()],
-            bonus,
-        );
-    }
-}
-
-const PIECE_TO_COUNT: usize = 2 * 6 * 64;
-
-/// A piece of one colour arriving on a square: what continuation history
-/// knows a move by, since the same from-to pair means different plans for
-/// different pieces.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct PieceTo(u16);
-
-impl PieceTo {
-    /// The piece `mv` moves in `position`, arriving on its destination.
-    pub fn of(position: &Position, mv: Move) -> PieceTo {
-        let piece = position.piece_on(mv.from()).unwrap_or(Piece::Pawn);
-        let color = position.side_to_move();
-        PieceTo(((color.index() * 6 + piece.index()) * 64 + mv.to().index()) as u16)
-    }
-
-    fn index(self) -> usize {
-        self.0 as usize
-    }
-}
-
-/// Quiet-move success by the move played one or two plies before: how well
-/// a reply follows up on (or answers) an earlier move, by piece and square.
-pub struct ContinuationHistory(Box<[[i32; PIECE_TO_COUNT]]>);
-
-impl Default for ContinuationHistory {
-    fn default() -> ContinuationHistory {
-        ContinuationHistory(vec![[0; PIECE_TO_COUNT]; PIECE_TO_COUNT].into_boxed_slice())
-    }
-}
-
-impl ContinuationHistory {
-    /// The values of every reply to the earlier move `context`.
-    pub fn replies(&self, context: PieceTo) -> &[i32; PIECE_TO_COUNT] {
-        &self.0[context.index()]
-    }
-
-    /// Rewards (`bonus > 0`) or punishes `reply` after `context`.
-    pub fn update(&mut self, context: PieceTo, reply: PieceTo, bonus: i32) {
-        apply_gravity(&mut self.0[context.index()][reply.index()], bonus);
-    }
-}
-
-/// Capture success by the capturing piece, its destination and the piece
-/// captured: whether taking that piece there tends to work out, which the
-/// exchange on the square alone does not tell.
-pub struct CaptureHistory(Box<[[i32; 6]; PIECE_TO_COUNT]>);
-
-impl Default for CaptureHistory {
-    fn default() -> CaptureHistory {
-        CaptureHistory(Box::new([[0; 6]; PIECE_TO_COUNT]))
-    }
-}
-
-impl CaptureHistory {
-    /// The value of `mv` in `position` (a pawn's arrival for a promotion that captures nothing).
-    pub fn get(&self, position: &Position, mv: Move) -> i32 {
-        self.0[PieceTo::of(position, mv).index()][Self::victim_index(position, mv)]
-    }
-
-    /// Rewards (`bonus > 0`) or punishes the capture or promotion `mv`.
-    pub fn update(&mut self, position: &Position, mv: Move, bonus: i32) {
-        apply_gravity(
-            &mut self.0[PieceTo::of(position, mv).index()][Self::victim_index(position, mv)],
-            bonus,
-        );
-    }
-
-    fn victim_index(position: &Position, mv: Move) -> usize {
-        victim(position, mv).map_or(Piece::Pawn.index(), Piece::index)
-    }
-}
-
-/// Everything one search thread learns, kept from one move of a
-/// game to the next so that each search starts with the last one's ordering
-/// (cleared by `ucinewgame`).
-pub struct Histories {
-    pub quiet: Box<History>,
-    pub continuation: ContinuationHistory,
-    pub captures: CaptureHistory,
-    /// By the origin and destination of a move, the quiet reply that last refuted it.
-    pub counters: Box<[[Option<Move>; 64]; 64]>,
-    pub correction: CorrectionHistory,
-}
-
-impl Default for Histories {
-    fn default() -> Histories {
-        Histories {
-            quiet: History::new(),
-            continuation: ContinuationHistory::default(),
-            captures: CaptureHistory::default(),
-            counters: Box::new([[None; 64]; 64]),
-            correction: CorrectionHistory::default(),
-        }
-    }
-}
-
-impl Histories {
-    /// Hints from the histories alone: no table action, killers or counter
-    /// move (quiescence in check, the solver).
-    pub fn plain_hints(&self) -> OrderingHints<'_> {
-        OrderingHints {
-            tt_action: 0,
-            killers: [None; 2],
-            counter: None,
-            history: QuietHistory::without_context(&self.quiet),
-            captures: &self.captures,
-        }
-    }
-}
-
-/// What the histories say of a quiet move at one node: the move's own
-/// history plus its continuation history after the last two moves of the line.
-#[derive(Clone, Copy)]
-pub struct QuietHistory<'a> {
-    pub main: &'a History,
-    /// The continuation histories of the moves one and two plies before, where there were such moves.
-    pub continuations: [Option<&'a [i32; PIECE_TO_COUNT]>; 2],
-}
-
-impl<'a> QuietHistory<'a> {
-    /// The move's own history alone, where no earlier moves count.
-    pub fn without_context(main: &'a History) -> QuietHistory<'a> {
-        QuietHistory {
-            main,
-            continuations: [None; 2],
-        }
-    }
-
-    pub fn score(&self, color: Color, mv: Move, piece_to: PieceTo) -> i32 {
-        self.main.get(color, mv)
-            + self
-                .continuations
-                .iter()
-                .flatten()
-                .map(|replies| replies[piece_to.index()])
-                .sum::<i32>()
-    }
-}
-
 /// An action with its ordering score and what the search wants to know about it.
 #[derive(Clone, Copy, Debug)]
 pub struct Scored {
@@ -238,7 +67,7 @@ pub fn is_tactical(position: &Position, mv: Move) -> bool {
 }
 
 /// The piece `mv` captures, if any.
-fn victim(position: &Position, mv: Move) -> Option<Piece> {
+pub(crate) fn victim(position: &Position, mv: Move) -> Option<Piece> {
     match mv.kind() {
         MoveKind::EnPassant => Some(Piece::Pawn),
         _ if position.colored(!position.side_to_move()).contains(mv.to()) => {
@@ -423,17 +252,9 @@ mod tests {
         let position =
             Position::from_fen("rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2")
                 .unwrap();
-        let history = History::new();
-        let captures = CaptureHistory::default();
-        let hints = OrderingHints {
-            tt_action: 0,
-            killers: [None, None],
-            counter: None,
-            history: QuietHistory::without_context(&history),
-            captures: &captures,
-        };
+        let histories = crate::history::Histories::default();
         let mut picker = MovePicker::default();
-        picker.add_all(&position, &hints, None, false);
+        picker.add_all(&position, &histories.plain_hints(), None, false);
         let first = picker.next().unwrap();
         assert_eq!(first.action.mv.to_string(), "e4d5");
     }

@@ -16,13 +16,14 @@ use std::time::{Duration, Instant};
 use arrayvec::ArrayVec;
 use once_cell::sync::Lazy;
 
+use crate::board::see::see_at_least;
 use crate::board::{Color, Move, Piece, Position};
 use crate::eval::PIECE_VALUE;
 use crate::eval::network::Accumulator;
 use crate::game::{ChainTest, Rules, SwitchRun, forms_chain};
-pub use crate::movepick::Histories;
-use crate::movepick::{Action, MovePicker, OrderingHints, PieceTo, QuietHistory, is_tactical};
-use crate::see::see_at_least;
+pub use crate::history::Histories;
+use crate::history::{PieceTo, QuietHistory};
+use crate::movepick::{Action, MovePicker, OrderingHints, is_tactical};
 use crate::time::{Budget, Progress};
 use crate::transposition::{Bound, Entry, TranspositionTable};
 

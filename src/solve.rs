@@ -32,7 +32,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::board::{Move, Position};
 use crate::game::{ChainTest, Rules, SwitchRun};
-use crate::movepick::{Action, Histories, MovePicker};
+use crate::history::Histories;
+use crate::movepick::{Action, MovePicker};
 use crate::rng::SplitMix64;
 use crate::search::run_key;
 

@@ -11,7 +11,7 @@ use std::time::Duration;
 
 /// The clock as `go` gives it, for the colour to move.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Clock {
+pub struct TimeLeft {
     pub time: Duration,
     pub increment: Duration,
     pub moves_to_go: Option<u32>,
@@ -42,7 +42,7 @@ const MINIMUM: Duration = Duration::from_millis(5);
 
 impl Budget {
     /// The budget for `go wtime … btime …`.
-    pub fn from_clock(clock: Clock, overhead: Duration) -> Budget {
+    pub fn from_clock(clock: TimeLeft, overhead: Duration) -> Budget {
         let available = clock.time.saturating_sub(overhead);
         let moves = clock.moves_to_go.unwrap_or(HORIZON).clamp(1, HORIZON);
         // Increments still to come over the horizon, counted at half, so that
@@ -109,7 +109,7 @@ mod tests {
         for time in [0, 1, 10, 30, 100, 1000, 10_000, 600_000] {
             for increment in [0, 100, 2000] {
                 for moves_to_go in [None, Some(1), Some(2), Some(40)] {
-                    let clock = Clock {
+                    let clock = TimeLeft {
                         time: ms(time),
                         increment: ms(increment),
                         moves_to_go,
@@ -128,7 +128,7 @@ mod tests {
     #[test]
     fn uses_a_fair_share() {
         let budget = Budget::from_clock(
-            Clock {
+            TimeLeft {
                 time: ms(10_000),
                 increment: ms(100),
                 moves_to_go: None,
@@ -146,7 +146,7 @@ mod tests {
     #[test]
     fn budgets_worked_by_hand() {
         let budget = |time, increment, moves_to_go| {
-            let clock = Clock {
+            let clock = TimeLeft {
                 time: ms(time),
                 increment: ms(increment),
                 moves_to_go,

@@ -23,7 +23,7 @@ use crate::movepick::{Action, describe_action};
 use crate::search::{
     self, Control, Histories, Info, Limits, Report, Root, SearchResult, Variant, uci_score,
 };
-use crate::time::{Budget, Clock};
+use crate::time::{Budget, TimeLeft};
 use crate::tools::{bench, perft};
 use crate::transposition::{Bound, TranspositionTable};
 
@@ -176,8 +176,8 @@ pub struct Engine {
 #[derive(Default)]
 struct GoCommand {
     limits: Limits,
-    white: Clock,
-    black: Clock,
+    white: TimeLeft,
+    black: TimeLeft,
     clock_given: [bool; 2],
     movetime: Option<Duration>,
     infinite: bool,

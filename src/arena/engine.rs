@@ -64,7 +64,7 @@ pub struct Answer {
 }
 
 /// A running UCI engine.
-pub struct Engine {
+pub struct EngineProcess {
     spec: EngineSpec,
     child: Child,
     input: ChildStdin,
@@ -75,11 +75,11 @@ pub struct Engine {
     option_values: Vec<(String, String)>,
 }
 
-impl Engine {
+impl EngineProcess {
     /// Starts the engine, shakes hands and sets its options: those of the spec,
     /// and for an SSCC match on an engine that offers it, `UCI_Variant sscc`
     /// with the rules (spec section 5).
-    pub fn start(spec: &EngineSpec, variant: Variant) -> Result<Engine, String> {
+    pub fn start(spec: &EngineSpec, variant: Variant) -> Result<EngineProcess, String> {
         let stderr = match &spec.stderr_file {
             Some(path) => OpenOptions::new()
                 .create(true)
@@ -130,7 +130,7 @@ impl Engine {
                 }
             }
         });
-        let mut engine = Engine {
+        let mut engine = EngineProcess {
             spec: spec.clone(),
             child,
             input,
@@ -312,7 +312,7 @@ impl Engine {
 pub struct EngineSlot {
     spec: EngineSpec,
     variant: Variant,
-    engine: Option<Engine>,
+    engine: Option<EngineProcess>,
 }
 
 impl EngineSlot {
@@ -329,9 +329,9 @@ impl EngineSlot {
     }
 
     /// The running engine, started now if it is not running.
-    pub fn engine(&mut self) -> Result<&mut Engine, String> {
+    pub fn engine(&mut self) -> Result<&mut EngineProcess, String> {
         if self.engine.is_none() {
-            self.engine = Some(Engine::start(&self.spec, self.variant)?);
+            self.engine = Some(EngineProcess::start(&self.spec, self.variant)?);
         }
         Ok(self.engine.as_mut().expect("started above"))
     }
@@ -353,7 +353,7 @@ impl EngineSlot {
     }
 }
 
-impl Drop for Engine {
+impl Drop for EngineProcess {
     /// `quit`, and the process is killed if it does not end by itself.
     fn drop(&mut self) {
         let _ = writeln!(self.input, "quit").and_then(|()| self.input.flush());

@@ -33,7 +33,7 @@ pub use adjudication::{Adjudication, DrawRule, ResignRule};
 pub use arbiter::{
     Ending, GameSettings, Offence, Played, color_of, go_command, position_command, read_bestmove,
 };
-pub use engine::{Engine, EngineSlot};
+pub use engine::{EngineProcess, EngineSlot};
 pub use engine_fields::{EngineField, EngineLimits, InlineEngines};
 pub use engine_list::EngineSpec;
 pub use openings::{Opening, OpeningsFormat, OpeningsOrder};

@@ -186,7 +186,7 @@ impl Clocks {
         match clock.control {
             TimeControl::PerMove(per_move) => Budget::fixed(per_move, overhead),
             TimeControl::Clock { increment, .. } => Budget::from_clock(
-                crate::time::Clock {
+                crate::time::TimeLeft {
                     time: clock.left,
                     increment,
                     moves_to_go: clock.moves_to_go(),

@@ -16,7 +16,7 @@ use clap::ValueEnum;
 
 use super::EngineSpec;
 use super::arbiter::{self, GameSettings, Offence, Played, color_of};
-use super::engine::{Engine, EngineSlot};
+use super::engine::{EngineProcess, EngineSlot};
 use super::fastchess_output::{self as fastchess, Matchup};
 use super::openings::Opening;
 use super::stats::{Pentanomial, Sprt, SprtState, Tally};
@@ -228,7 +228,7 @@ fn start_engines(settings: &MatchSettings) -> Result<Matchup, String> {
         ..Matchup::default()
     };
     for (index, spec) in settings.engines.iter().enumerate() {
-        let engine = Engine::start(spec, settings.game.variant)
+        let engine = EngineProcess::start(spec, settings.game.variant)
             .map_err(|error| format!("engine '{}' does not start: {error}", spec.name))?;
         matchup.threads[index] = engine.option("Threads").map(str::to_string);
         matchup.hash[index] = engine.option("Hash").map(str::to_string);

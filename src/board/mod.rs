@@ -11,6 +11,7 @@ mod moves;
 mod piece;
 mod position;
 pub mod san;
+pub mod see;
 mod slider_geometry;
 mod square;
 mod zobrist;

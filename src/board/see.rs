@@ -3,8 +3,8 @@
 //! It sorts captures that lose material from those that do not, and lets the
 //! search skip the former near the leaves.
 
-use crate::board::attacks::{bishop_attacks, rook_attacks};
-use crate::board::{Color, Move, MoveKind, Piece, Position};
+use super::attacks::{bishop_attacks, rook_attacks};
+use super::{Color, Move, MoveKind, Piece, Position};
 use crate::eval::PIECE_VALUE;
 
 /// Whether `mv` wins at least `threshold` centipawns in the exchange on its
@@ -13,7 +13,7 @@ use crate::eval::PIECE_VALUE;
 ///
 /// ```
 /// use catena::board::{Position, attacks};
-/// use catena::see::see_at_least;
+/// use catena::board::see::see_at_least;
 /// attacks::init();
 /// // The pawn on d5 is defended by the e6 pawn: the queen loses itself for it.
 /// let position = Position::from_fen("4k3/8/4p3/3p4/8/8/3Q4/4K3 w - - 0 1").unwrap();
