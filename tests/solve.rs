@@ -121,9 +121,9 @@ fn the_solver_decides_as_the_plain_minimax_within_three_plies() {
     assert!(defences >= 100, "only {defences} with a defender's switch");
 }
 
-/// Where the engine's search reports a mate within 5 plies, the solver
-/// proves a win within exactly as many plies (the search may report a
-/// longer mate than the shortest, never a shorter one).
+/// Where the engine's own `go mate 3` reports a mate within 5 plies, the
+/// solver proves a win within as many plies (`go mate` stops at the first
+/// mate it proves, which need not be the shortest).
 #[test]
 fn the_solver_agrees_with_the_engines_mates() {
     catena::board::attacks::init();
@@ -139,8 +139,10 @@ fn the_solver_agrees_with_the_engines_mates() {
                 history: Vec::new(),
                 variant: Variant::Sscc(rules),
             };
+            // `go mate 3 depth 8`: a mate within 3 moves (5 plies), or depth 8.
             let limits = Limits {
                 depth: Some(8),
+                mate: Some(3),
                 multipv: 1,
                 threads: 1,
                 ..Limits::default()
@@ -165,13 +167,6 @@ fn the_solver_agrees_with_the_engines_mates() {
                 "{}: the engine mates in {reported} plies, the solver says {solved:?}",
                 line.fen
             );
-            if let Some(plies) = solved {
-                assert!(
-                    plies == reported as u32,
-                    "{}: the engine's mate takes {reported} plies, the solver's {plies}",
-                    line.fen
-                );
-            }
         }
     }
     assert!(mates >= 60, "only {mates} mates reported");
