@@ -334,10 +334,18 @@ impl<'a> Solver<'a> {
     /// or it is settled, and returns them.
     fn prove(&mut self, node: &Node, key: u64, plies: u32, threshold: Numbers) -> Numbers {
         self.nodes += 1;
-        if let Some(numbers) = self.terminal(node, plies) {
-            return numbers;
+        // With plies left the children are needed anyway, and their absence
+        // is the test for mate: the moves are generated once.
+        if plies == 0 {
+            return self.terminal(node, plies).unwrap_or(Numbers::DISPROVED);
         }
         let mut children = self.children(node);
+        if children.is_empty() {
+            return Self::no_moves(node);
+        }
+        if self.drawn_or_spent(node, plies) {
+            return Numbers::DISPROVED;
+        }
         self.line.push(node.position.key());
         for child in &mut children {
             child.key = self.key(&child.node, plies - 1);
@@ -378,23 +386,31 @@ impl<'a> Solver<'a> {
     /// The numbers of a node decided without looking at its children: mate,
     /// stalemate, a draw by rule, or no plies left.
     fn terminal(&self, node: &Node, plies: u32) -> Option<Numbers> {
-        let position = &node.position;
-        if !position.has_legal_move() {
-            // Mate wins for the attacker only when the defender controls the mated side.
-            return Some(if position.in_check() && !node.attacker {
-                Numbers::PROVED
-            } else {
-                Numbers::DISPROVED
-            });
+        if !node.position.has_legal_move() {
+            return Some(Self::no_moves(node));
         }
-        if plies == 0
+        self.drawn_or_spent(node, plies)
+            .then_some(Numbers::DISPROVED)
+    }
+
+    /// A node without moves: mate wins for the attacker only when the
+    /// defender controls the mated side; stalemate is a draw.
+    fn no_moves(node: &Node) -> Numbers {
+        if node.position.in_check() && !node.attacker {
+            Numbers::PROVED
+        } else {
+            Numbers::DISPROVED
+        }
+    }
+
+    /// Whether a node with moves is no win for the attacker without a look
+    /// at its children: no plies left, or a draw by rule.
+    fn drawn_or_spent(&self, node: &Node, plies: u32) -> bool {
+        let position = &node.position;
+        plies == 0
             || position.halfmove_clock() >= 100
             || position.is_dead()
             || self.third_occurrence(node)
-        {
-            return Some(Numbers::DISPROVED);
-        }
-        None
     }
 
     /// A child's numbers: from the table, or the first guess.

@@ -41,11 +41,11 @@ pub struct ChainArgs {
     suite: Option<PathBuf>,
 }
 
-/// What `catena chain` reads: a chess diagram, whose men are drawn as they
-/// are, or a bare grid of any size.
-enum Board {
-    Chess(Placement),
-    Grid(Grid),
+/// What `catena chain` reads: its occupancy as a grid, and for a chess
+/// diagram the men, which are drawn as they are.
+struct Board {
+    grid: Grid,
+    men: Option<Placement>,
 }
 
 impl Board {
@@ -60,34 +60,25 @@ impl Board {
                 .all(|side| !side.is_empty() && side.bytes().all(|byte| byte.is_ascii_digit()))
         });
         if names_a_grid {
-            Grid::parse(text)
-                .map(Board::Grid)
-                .map_err(|error| format!("bad grid: {error}"))
+            let grid = Grid::parse(text).map_err(|error| format!("bad grid: {error}"))?;
+            Ok(Board { grid, men: None })
         } else {
-            Placement::from_fen(text)
-                .map(Board::Chess)
-                .map_err(|error| format!("bad FEN: {error}"))
-        }
-    }
-
-    fn grid(&self) -> Grid {
-        match self {
-            Board::Chess(placement) => Grid::from_bitboard(placement.occupied()),
-            Board::Grid(grid) => grid.clone(),
+            let men = Placement::from_fen(text).map_err(|error| format!("bad FEN: {error}"))?;
+            Ok(Board {
+                grid: Grid::from_bitboard(men.occupied()),
+                men: Some(men),
+            })
         }
     }
 
     fn width(&self) -> usize {
-        match self {
-            Board::Chess(_) => 8,
-            Board::Grid(grid) => grid.width(),
-        }
+        self.grid.width()
     }
 
     /// The cell called `name`: a square (`c3`) where the board is at most
     /// 26 files wide, or `x,y` on any board.
     fn cell(&self, name: &str) -> Result<Cell, String> {
-        let grid = self.grid();
+        let grid = &self.grid;
         let cell = match name.split_once(',') {
             Some((x, y)) => x
                 .trim()
@@ -130,17 +121,17 @@ impl Board {
     /// The verdict and size of the chain rule, by the path the engine takes
     /// on a chess board (bitboards) and by the general one on a grid.
     fn verdict(&self, moved: &[Cell], min_enclosed: u32) -> (bool, u32) {
-        match self {
-            Board::Chess(placement) => {
+        match &self.men {
+            Some(men) => {
                 let landing: Bitboard = moved.iter().map(|&cell| chain::square_of(cell)).collect();
                 (
-                    chain::forms_chain(placement.occupied(), landing, min_enclosed),
-                    chain::chain_size(placement.occupied(), landing, min_enclosed),
+                    chain::forms_chain(men.occupied(), landing, min_enclosed),
+                    chain::chain_size(men.occupied(), landing, min_enclosed),
                 )
             }
-            Board::Grid(grid) => (
-                chain::grid_forms_chain(grid, moved, min_enclosed),
-                chain::grid_chain_size(grid, moved, min_enclosed),
+            None => (
+                chain::grid_forms_chain(&self.grid, moved, min_enclosed),
+                chain::grid_chain_size(&self.grid, moved, min_enclosed),
             ),
         }
     }
@@ -177,7 +168,7 @@ pub fn run(args: &ChainArgs) -> Result<bool, String> {
     }
     let board = Board::read(args.board.as_deref().unwrap_or_default())?;
     let moved = board.moved(args.cells.iter().map(String::as_str))?;
-    let found = chain::analyse(&board.grid(), &moved, args.min_enclosed);
+    let found = chain::analyse(&board.grid, &moved, args.min_enclosed);
     let report = Report::of(&board, found.as_ref());
     if args.json {
         println!(
@@ -192,9 +183,10 @@ pub fn run(args: &ChainArgs) -> Result<bool, String> {
 
 /// The board, then the verdict with the chain's size, pieces and squares.
 fn describe(board: &Board, found: Option<&Chain>, report: &Report) -> String {
-    let mut text = match board {
-        Board::Chess(placement) => diagram(placement, found),
-        Board::Grid(grid) => draw(grid.width(), grid.height(), found, |cell| {
+    let grid = &board.grid;
+    let mut text = match &board.men {
+        Some(men) => diagram(men, found),
+        None => draw(grid.width(), grid.height(), found, |cell| {
             grid.is_occupied(cell).then_some('x')
         }),
     };

@@ -17,6 +17,7 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
+use once_cell::sync::Lazy;
 use rayon::prelude::*;
 
 use crate::board::Position;
@@ -27,7 +28,13 @@ use crate::search::{self, Control, Limits, Root, Variant};
 use crate::solve::{Node, Problem, Solver};
 use crate::transposition::TranspositionTable;
 
-const OPENINGS: &str = include_str!("../../openings/balanced.epd");
+/// The start positions of the candidate games, read once.
+static OPENINGS: Lazy<Vec<&str>> = Lazy::new(|| {
+    include_str!("../../openings/balanced.epd")
+        .lines()
+        .filter(|line| !line.trim().is_empty() && !line.starts_with('#'))
+        .collect()
+});
 
 /// Plies of a candidate game, at most; positions from the sixth on are tried.
 const GAME_PLIES: usize = 40;
@@ -190,11 +197,7 @@ pub fn read_puzzle(text: &str) -> Result<(Puzzle, Rules), String> {
 /// The positions of candidate game `game` of `seed`, from its sixth ply on.
 fn candidate_game(seed: u64, game: u64, rules: Rules) -> Vec<Position> {
     let mut rng = SplitMix64::new(seed ^ SplitMix64::new(game).next_u64());
-    let openings: Vec<&str> = OPENINGS
-        .lines()
-        .filter(|line| !line.trim().is_empty() && !line.starts_with('#'))
-        .collect();
-    let opening = openings[rng.below(openings.len())];
+    let opening = OPENINGS[rng.below(OPENINGS.len())];
     let Ok(mut state) = GameState::from_fen(opening, rules) else {
         return Vec::new();
     };
