@@ -12,6 +12,7 @@ pub mod rng;
 pub mod runs;
 pub mod search;
 pub mod solve;
+pub mod threads;
 pub mod time;
 pub mod tools;
 pub mod transposition;

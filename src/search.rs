@@ -9,8 +9,8 @@
 //! mate scores measure plies to mate whoever makes them.
 
 use std::hash::{Hash, Hasher};
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use arrayvec::ArrayVec;
@@ -1333,17 +1333,11 @@ pub fn search(
         .collect();
     let helpers = workers.split_off(1);
     let mut main = workers.pop().expect("a search has at least one thread");
-    let (main_result, depth, learnt) = std::thread::scope(|scope| {
-        let helpers: Vec<_> = helpers
-            .into_iter()
-            .map(|mut helper| {
-                scope.spawn(move || {
-                    helper.iterate(root, &mut |_| {});
-                    helper.publish_nodes();
-                    helper.histories
-                })
-            })
-            .collect();
+    let pool = crate::threads::helpers(helpers.len());
+    // Each helper leaves its histories here, in its own slot.
+    let learnt_by_helpers: Vec<Mutex<Option<Histories>>> =
+        helpers.iter().map(|_| Mutex::new(None)).collect();
+    let (main_result, depth) = std::thread::scope(|scope| {
         // With more threads than cores, the main thread may wait long for
         // its turn to look at the clock: a watcher that sleeps between looks
         // is woken on time and stops every thread at the hard limit.
@@ -1362,18 +1356,35 @@ pub fn search(
                 }
             });
         }
-        let depth = main.iterate(root, report);
-        main.publish_nodes();
-        shared.done.store(true, Ordering::Relaxed);
-        let helpers_learnt: Vec<_> = helpers
-            .into_iter()
-            .map(|helper| helper.join().unwrap_or_default())
-            .collect();
+        let mut main_search = || {
+            let depth = main.iterate(root, report);
+            main.publish_nodes();
+            shared.done.store(true, Ordering::Relaxed);
+            depth
+        };
+        let depth = match &pool {
+            Some(pool) => pool.in_place_scope(|jobs| {
+                for (mut helper, slot) in helpers.into_iter().zip(&learnt_by_helpers) {
+                    jobs.spawn(move |_| {
+                        helper.iterate(root, &mut |_| {});
+                        helper.publish_nodes();
+                        *slot.lock().unwrap_or_else(PoisonError::into_inner) =
+                            Some(helper.histories);
+                    });
+                }
+                main_search()
+            }),
+            // No helper, or none could start: the first thread searches alone.
+            None => main_search(),
+        };
         let best = &main.root_moves[0];
-        let result = (best.action, best.score, best.pv.clone());
-        let learnt = std::iter::once(main.histories).chain(helpers_learnt);
-        (result, depth, learnt.collect::<Vec<_>>())
+        ((best.action, best.score, best.pv.clone()), depth)
     });
+    let learnt = std::iter::once(main.histories).chain(learnt_by_helpers.into_iter().map(|slot| {
+        slot.into_inner()
+            .unwrap_or_else(PoisonError::into_inner)
+            .unwrap_or_default()
+    }));
     histories.splice(0..0, learnt);
     let (best, score, pv) = main_result;
     let ponder = if best.switch {

@@ -67,6 +67,63 @@ fn a_search_leaves_what_each_thread_learnt() {
     assert!(learnt, "the main thread's quiet history is still empty");
 }
 
+/// `stop` must reach the helper threads too (issue 23, point 4): an endless
+/// search on eight threads ends once it is set, twice over the same pool of
+/// helpers, and every helper has searched (its quiet history is not empty).
+#[test]
+fn stop_ends_every_thread_of_an_endless_search() {
+    let limits = Limits {
+        multipv: 1,
+        threads: 8,
+        ..Limits::default()
+    };
+    for _ in 0..2 {
+        let (done, finished) = std::sync::mpsc::channel();
+        let control = Arc::new(Control::default());
+        let searcher = {
+            let (control, limits) = (Arc::clone(&control), limits.clone());
+            std::thread::spawn(move || {
+                catena::board::attacks::init();
+                let root = Root {
+                    position: Position::startpos(),
+                    run: SwitchRun::default(),
+                    history: Vec::new(),
+                    variant: Variant::Chess,
+                };
+                let tt = Arc::new(TranspositionTable::new(8));
+                let mut histories = Vec::new();
+                let result = search::search(
+                    &root,
+                    &limits,
+                    &tt,
+                    &mut histories,
+                    &control,
+                    Instant::now(),
+                    &mut |_| {},
+                );
+                done.send((result, histories)).unwrap();
+            })
+        };
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        control
+            .stop
+            .store(true, std::sync::atomic::Ordering::Relaxed);
+        let (result, histories) = finished
+            .recv_timeout(std::time::Duration::from_secs(60))
+            .expect("the search ends after stop");
+        searcher.join().unwrap();
+        assert!(result.best.is_some());
+        assert_eq!(histories.len(), 8);
+        for (thread, learnt) in histories.iter().enumerate() {
+            let searched = Position::startpos()
+                .legal_moves()
+                .iter()
+                .any(|&mv| learnt.quiet.get(Color::White, mv) != 0);
+            assert!(searched, "thread {thread} did not search");
+        }
+    }
+}
+
 #[test]
 fn finds_a_mate_in_two() {
     // Ra7 takes the seventh rank, then Rb8 mates.
