@@ -20,7 +20,7 @@ use crate::board::see::see_at_least;
 use crate::board::{Color, Move, Piece, Position};
 use crate::eval::PIECE_VALUE;
 use crate::eval::network::Accumulator;
-use crate::game::{ChainTest, Rules, SwitchRun, forms_chain};
+use crate::game::{ChainTest, GameState, Rules, SwitchRun, forms_chain};
 pub use crate::history::Histories;
 use crate::history::{PieceTo, QuietHistory};
 use crate::movepick::{Action, MovePicker, OrderingHints, is_tactical};
@@ -76,6 +76,22 @@ pub struct Root {
     pub run: SwitchRun,
     pub history: Vec<u64>,
     pub variant: Variant,
+}
+
+impl Root {
+    /// The current position of `game`, searched in `variant` (the switch run
+    /// counts in SSCC only), with every earlier position for repetitions.
+    pub fn of_game(game: &GameState, variant: Variant) -> Root {
+        Root {
+            position: game.position().clone(),
+            run: match variant {
+                Variant::Chess => SwitchRun::default(),
+                Variant::Sscc(_) => game.run(),
+            },
+            history: game.plies().iter().map(|ply| ply.before().key()).collect(),
+            variant,
+        }
+    }
 }
 
 /// What the search tells as it goes.

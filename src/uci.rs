@@ -15,10 +15,10 @@ use std::time::{Duration, Instant};
 
 use vampirc_uci::{Serializable, UciInfoAttribute, UciMessage, UciOptionConfig};
 
-use crate::board::{Bitboard, Color, Move, Position};
+use crate::board::{Color, Position};
 use crate::chain;
 use crate::eval;
-use crate::game::{GameError, Rules, SwitchRule, SwitchRun, forms_chain};
+use crate::game::{GameError, GameState, Rules, SwitchRule};
 use crate::movepick::{Action, describe_action};
 use crate::search::{
     self, Control, Histories, Info, Limits, Report, Root, SearchResult, Variant, uci_score,
@@ -131,28 +131,6 @@ fn option_configs() -> Vec<UciOptionConfig> {
     ]
 }
 
-/// The game as `position` left it.
-#[derive(Clone, Debug)]
-struct Game {
-    position: Position,
-    run: SwitchRun,
-    /// Keys of the positions before the current one, oldest first.
-    history: Vec<u64>,
-    /// The last move, the squares it landed on, and whether it formed a chain (SSCC).
-    last: Option<(Move, Bitboard, bool)>,
-}
-
-impl Game {
-    fn new(position: Position) -> Game {
-        Game {
-            position,
-            run: SwitchRun::default(),
-            history: Vec::new(),
-            last: None,
-        }
-    }
-}
-
 /// A search, or a `go perft` or `bench`, in progress on its own thread.
 struct Running {
     handle: JoinHandle<()>,
@@ -165,7 +143,7 @@ struct Running {
 
 pub struct Engine {
     options: Options,
-    game: Game,
+    game: GameState,
     tt: Arc<TranspositionTable>,
     /// The search threads' histories, kept from one `go` to the next of a game.
     histories: Arc<Mutex<Vec<Histories>>>,
@@ -213,7 +191,7 @@ impl Engine {
             tt: Arc::new(TranspositionTable::new(options.hash_mb)),
             histories: Arc::default(),
             options,
-            game: Game::new(Position::startpos()),
+            game: GameState::new(Position::startpos(), Rules::default()).playing_on(),
             running: None,
         }
     }
@@ -288,7 +266,7 @@ impl Engine {
                     .lock()
                     .unwrap_or_else(PoisonError::into_inner)
                     .clear();
-                self.game = Game::new(Position::startpos());
+                self.game = GameState::new(Position::startpos(), Rules::default()).playing_on();
             }
             "position" => self.position(&tokens[1..]),
             "go" => self.go(&tokens[1..]),
@@ -311,7 +289,7 @@ impl Engine {
                 return false;
             }
             "d" => self.display(),
-            "eval" => send(&eval::describe(&self.game.position)),
+            "eval" => send(&eval::describe(self.game.position())),
             "bench" => {
                 let depth = match tokens.get(1).map(|token| token.parse::<i32>()) {
                     None => bench::DEFAULT_DEPTH,
@@ -509,73 +487,35 @@ impl Engine {
                 return;
             }
         };
-        let mut game = Game::new(start);
-        let rules = self.rules();
-        let mut index = 0;
-        while index < moves.len() {
-            let token = moves[index];
-            if token == "switch" {
-                error(&format!(
-                    "move {}: {}",
-                    index + 1,
-                    GameError::SwitchWithoutMove
-                ));
-                break;
+        // The GUI decides when its game ends: moves after a draw by rule are played.
+        let mut game = GameState::new(start, self.rules().unwrap_or_default()).playing_on();
+        // Chess has no switch: the list is played up to the first one.
+        let chess_switch = if self.options.sscc {
+            None
+        } else {
+            moves.iter().position(|&token| token == "switch")
+        };
+        let playable = &moves[..chess_switch.unwrap_or(moves.len())];
+        let refusal = match game.apply_uci_moves(playable) {
+            Err((index, token, why)) => Some((index, token, why.to_string())),
+            Ok(()) => chess_switch.map(|index| {
+                let why = if index == 0 {
+                    GameError::SwitchWithoutMove.to_string()
+                } else {
+                    "'switch' needs setoption name UCI_Variant value sscc".to_string()
+                };
+                (index, "switch", why)
+            }),
+        };
+        if let Some((index, token, why)) = refusal {
+            let number = index + 1;
+            match (token, game.plies().last()) {
+                ("switch", Some(ply)) if index > 0 => {
+                    error(&format!("move {number} 'switch' after {}: {why}", ply.mv))
+                }
+                ("switch", _) => error(&format!("move {number}: {why}")),
+                _ => error(&format!("move {number} '{}': {why}", quote(token))),
             }
-            let mv = match game.position.parse_move(token) {
-                Ok(mv) => mv,
-                Err(problem) => {
-                    error(&format!(
-                        "move {} '{}': {}",
-                        index + 1,
-                        quote(token),
-                        GameError::IllegalMove(problem)
-                    ));
-                    break;
-                }
-            };
-            let formed_chain = rules.is_some_and(|rules| forms_chain(&game.position, mv, &rules));
-            let wants_switch = moves.get(index + 1) == Some(&"switch");
-            let mut switch_error = None;
-            let run = match (wants_switch, rules) {
-                (false, _) => SwitchRun::default(),
-                (true, None) => {
-                    switch_error =
-                        Some("'switch' needs setoption name UCI_Variant value sscc".to_string());
-                    SwitchRun::default()
-                }
-                (true, Some(rules)) => {
-                    let mut run = game.run;
-                    if !formed_chain {
-                        switch_error = Some(GameError::SwitchWithoutChain(mv).to_string());
-                        SwitchRun::default()
-                    } else if !run.allows_switch() {
-                        switch_error = Some(
-                            GameError::SwitchOverLimit {
-                                switches: run.switches(),
-                                limit: run.limit().unwrap_or(u32::MAX),
-                            }
-                            .to_string(),
-                        );
-                        SwitchRun::default()
-                    } else {
-                        game.run.after_switch(&game.position, mv, &rules)
-                    }
-                }
-            };
-            game.history.push(game.position.key());
-            let landing = game.position.landing_squares(mv);
-            game.position.play(mv);
-            game.run = run;
-            game.last = Some((mv, landing, formed_chain));
-            if let Some(problem) = switch_error {
-                error(&format!(
-                    "move {} 'switch' after {mv}: {problem}",
-                    index + 2
-                ));
-                break;
-            }
-            index += if wants_switch { 2 } else { 1 };
         }
         self.game = game;
     }
@@ -593,7 +533,7 @@ impl Engine {
                 "ponder" => go.ponder = true,
                 "searchmoves" => {
                     while let Some(token) = tokens.get(index) {
-                        match self.game.position.parse_move(token) {
+                        match self.game.position().parse_move(token) {
                             Ok(mv) => go.limits.search_moves.push(mv),
                             Err(_) if *token == "switch" => {}
                             Err(_) => break,
@@ -646,7 +586,7 @@ impl Engine {
     /// colours, spec section 3); none for `go infinite` or without a clock.
     fn budget(&self, go: &GoCommand) -> Option<Budget> {
         let overhead = Duration::from_millis(self.options.move_overhead);
-        let (clock, given) = match self.game.position.side_to_move() {
+        let (clock, given) = match self.game.position().side_to_move() {
             Color::White => (go.white, go.clock_given[0]),
             Color::Black => (go.black, go.clock_given[1]),
         };
@@ -678,12 +618,7 @@ impl Engine {
                 && go.limits.mate.is_none());
         let control = Arc::new(Control::default());
         control.pondering.store(go.ponder, Ordering::Relaxed);
-        let root = Root {
-            position: self.game.position.clone(),
-            run: self.game.run,
-            history: self.game.history.clone(),
-            variant: self.variant(),
-        };
+        let root = Root::of_game(&self.game, self.variant());
         let tt = Arc::clone(&self.tt);
         let histories = Arc::clone(&self.histories);
         let thread_control = Arc::clone(&control);
@@ -734,7 +669,7 @@ impl Engine {
             Some(rules) => perft::Tree::Sscc(rules),
             None => perft::Tree::Chess { bulk: true },
         };
-        let (position, run) = (self.game.position.clone(), self.game.run);
+        let (position, run) = (self.game.position().clone(), self.game.run());
         let threads = self.options.threads;
         self.spawn_task("perft", move |control| {
             let start = Instant::now();
@@ -755,7 +690,7 @@ impl Engine {
     }
 
     fn display(&self) {
-        let position = &self.game.position;
+        let position = self.game.position();
         let mut text = String::from("\n +---+---+---+---+---+---+---+---+\n");
         for rank in (0..8u8).rev() {
             for file in 0..8u8 {
@@ -781,7 +716,7 @@ impl Engine {
             .collect();
         text.push_str(&format!("Checkers: {}", checkers.join(" ")));
         if let Some(rules) = self.rules() {
-            let mut run = self.game.run;
+            let mut run = self.game.run();
             let limit = match run.limit() {
                 Some(limit) if run.switches() > 0 => limit.to_string(),
                 _ if run.switches() > 0 => "none".to_string(),
@@ -792,7 +727,9 @@ impl Engine {
                 run.switches(),
                 if run.allows_switch() { "allowed after a chain" } else { "not allowed" },
             ));
-            if let Some((mv, landing, formed_chain)) = self.game.last {
+            if let Some(ply) = self.game.plies().last() {
+                let (mv, formed_chain) = (ply.mv, ply.formed_chain);
+                let landing = ply.before().landing_squares(mv);
                 let chain = formed_chain
                     .then(|| chain::analyse_board(position.occupied(), landing, rules.min_enclosed))
                     .flatten();

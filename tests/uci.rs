@@ -332,6 +332,34 @@ fn switch_tokens_are_checked() {
     engine.quit();
 }
 
+/// The GUI decides when its game ends: a move list that goes on past a
+/// threefold repetition is played to its end, in chess and in SSCC, and the
+/// search answers from there.
+#[test]
+fn moves_after_a_draw_by_rule_are_played() {
+    let knights = "g1f3 g8f6 f3g1 f6g8 ".repeat(2);
+    for variant in ["chess", "sscc"] {
+        let mut engine = Engine::start();
+        engine.send(&format!("setoption name UCI_Variant value {variant}"));
+        engine.send(&format!("position startpos moves {knights}e2e4"));
+        let lines = engine.ready();
+        assert!(
+            !lines.iter().any(|line| line.contains("error")),
+            "{variant}: {lines:#?}"
+        );
+        assert_eq!(
+            engine.fen(),
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 5",
+            "{variant}"
+        );
+        let position = position_of(&engine.fen());
+        engine.send("go depth 2");
+        let (line, _) = engine.bestmove();
+        assert_legal(&position, &line);
+        engine.quit();
+    }
+}
+
 #[test]
 fn display_and_perft_follow_the_switch_run() {
     let mut engine = Engine::start();

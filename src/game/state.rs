@@ -68,6 +68,8 @@ pub struct GameState {
     /// The player controlling White now.
     white_player: Player,
     plies: Vec<Ply>,
+    /// Whether moves may follow a draw by rule (see [`GameState::playing_on`]).
+    plays_on: bool,
 }
 
 impl GameState {
@@ -79,7 +81,16 @@ impl GameState {
             run: SwitchRun::default(),
             white_player: Player::StartedWhite,
             plies: Vec::new(),
+            plays_on: false,
         }
+    }
+
+    /// The same game, going on past a draw by rule (fifty moves, threefold
+    /// repetition, a dead position). A UCI engine needs this: the GUI, not
+    /// the engine, decides when its game ends, and may play on.
+    pub fn playing_on(mut self) -> GameState {
+        self.plays_on = true;
+        self
     }
 
     pub fn from_fen(fen: &str, rules: Rules) -> Result<GameState, FenError> {
@@ -137,7 +148,9 @@ impl GameState {
 
     /// Plays `mv`, and switches sides after it if `switch`; on error nothing changes.
     pub fn apply(&mut self, mv: Move, switch: bool) -> Result<(), GameError> {
-        if let Some(outcome) = self.outcome() {
+        if !self.plays_on
+            && let Some(outcome) = self.outcome()
+        {
             return Err(GameError::GameOver(outcome.termination));
         }
         if !self.position.is_legal(mv) {

@@ -61,12 +61,7 @@ impl Opponent for InProcess {
 
     fn choose(&mut self, game: &GameState, clocks: &Clocks) -> Result<Action, String> {
         let started = Instant::now();
-        let root = Root {
-            position: game.position().clone(),
-            run: game.run(),
-            history: game.plies().iter().map(|ply| ply.before().key()).collect(),
-            variant: Variant::Sscc(*game.rules()),
-        };
+        let root = Root::of_game(game, Variant::Sscc(*game.rules()));
         let limits = Limits {
             depth: self.depth,
             budget: Some(clocks.search_budget(root.position.side_to_move(), OVERHEAD)),

@@ -169,20 +169,7 @@ impl BenchPosition {
 
     /// Where a search of this position in `variant` starts.
     pub fn root(&self, variant: Variant) -> Root {
-        Root {
-            position: self.game.position().clone(),
-            run: match variant {
-                Variant::Chess => Default::default(),
-                Variant::Sscc(_) => self.game.run(),
-            },
-            history: self
-                .game
-                .plies()
-                .iter()
-                .map(|ply| ply.before().key())
-                .collect(),
-            variant,
-        }
+        Root::of_game(&self.game, variant)
     }
 }
 
