@@ -13,9 +13,12 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use vampirc_uci::{Serializable, UciInfoAttribute, UciMessage, UciOptionConfig};
+use vampirc_uci::{
+    Serializable, UciInfoAttribute, UciMessage, UciMove, UciOptionConfig, UciPiece, UciSquare,
+    UciTimeControl,
+};
 
-use crate::board::{Color, Position};
+use crate::board::{Color, Move, Position};
 use crate::chain;
 use crate::eval;
 use crate::game::{GameError, GameState, Rules, SwitchRule};
@@ -162,6 +165,84 @@ struct GoCommand {
     ponder: bool,
 }
 
+/// `go` as vampirc-uci can read it, and what it cannot hold.
+struct ReadableGo {
+    line: String,
+    ponder: bool,
+    infinite: bool,
+}
+
+/// The words of `go` rewritten so that vampirc-uci reads them all. Read as
+/// they come, it would lose some, or the whole command, or the process:
+/// - it holds one time control of `ponder`, `infinite`, `movetime` and the
+///   clock, so `go ponder wtime …` would lose `ponder`: the two flags are
+///   taken out here (and `movetime` wins over the clock, as UCI GUIs mean);
+/// - it reads `depth`, `mate` and `movestogo` into a `u8` and panics above
+///   255, and refuses numbers of more than 12 digits: numbers are clamped
+///   here (a negative clock, which some GUIs send, counts as 0);
+/// - one unknown word, a missing number or an SSCC `switch` in
+///   `searchmoves` fails the whole command: such words are named on stderr
+///   and dropped, and the search goes on with the rest.
+fn readable_go(tokens: &[&str]) -> ReadableGo {
+    const LARGEST: u64 = 999_999_999_999;
+    let mut readable = ReadableGo {
+        line: String::from("go"),
+        ponder: false,
+        infinite: false,
+    };
+    let movetime_given = tokens.contains(&"movetime");
+    let mut index = 0;
+    while index < tokens.len() {
+        let keyword = tokens[index];
+        index += 1;
+        match keyword {
+            "ponder" => readable.ponder = true,
+            "infinite" => readable.infinite = true,
+            "searchmoves" => {
+                let mut moves = String::new();
+                while let Some(&token) = tokens.get(index) {
+                    if token != "switch" {
+                        if !looks_like_a_move(token) {
+                            break;
+                        }
+                        moves.push(' ');
+                        moves.push_str(token);
+                    }
+                    index += 1;
+                }
+                if !moves.is_empty() {
+                    readable.line.push_str(" searchmoves");
+                    readable.line.push_str(&moves);
+                }
+            }
+            "wtime" | "btime" | "winc" | "binc" | "movestogo" | "depth" | "nodes" | "mate"
+            | "movetime" => {
+                let Some(value) = tokens.get(index).and_then(|token| parse_count(token)) else {
+                    error(&format!(
+                        "go {keyword} needs a number, not '{}'",
+                        quote(tokens.get(index).unwrap_or(&""))
+                    ));
+                    continue;
+                };
+                index += 1;
+                let clock = matches!(keyword, "wtime" | "btime" | "winc" | "binc" | "movestogo");
+                if clock && movetime_given {
+                    continue;
+                }
+                let largest = match keyword {
+                    "movestogo" | "depth" | "mate" => u64::from(u8::MAX),
+                    _ => LARGEST,
+                };
+                readable
+                    .line
+                    .push_str(&format!(" {keyword} {}", value.min(largest)));
+            }
+            other => error(&format!("go: unknown parameter '{}'", quote(other))),
+        }
+    }
+    readable
+}
+
 /// A number for `go`: negative clocks (some GUIs send them) count as 0 and
 /// numbers too big for a `u64` as the biggest one.
 fn parse_count(token: &str) -> Option<u64> {
@@ -176,6 +257,22 @@ fn parse_count(token: &str) -> Option<u64> {
         return Some(0);
     }
     Some(digits.parse().unwrap_or(u64::MAX))
+}
+
+/// Whether `token` has the shape of a UCI move (`e2e4`, `e7e8q`), as
+/// vampirc-uci's grammar reads one.
+fn looks_like_a_move(token: &str) -> bool {
+    let bytes = token.as_bytes();
+    let square = |at: usize| {
+        matches!(bytes.get(at), Some(b'a'..=b'h' | b'A'..=b'H'))
+            && matches!(bytes.get(at + 1), Some(b'1'..=b'8'))
+    };
+    square(0)
+        && square(2)
+        && match bytes.get(4) {
+            None => true,
+            Some(piece) => bytes.len() == 5 && b"qrbnQRBN".contains(piece),
+        }
 }
 
 impl Default for Engine {
@@ -249,45 +346,17 @@ impl Engine {
             self.wait_for_search(false);
         }
         match command {
-            "uci" => self.uci(),
-            "isready" => send(&UciMessage::ReadyOk.serialize()),
-            "debug" => match tokens.get(1) {
-                Some(&"on") => log::set_max_level(log::LevelFilter::Debug),
-                Some(&"off") => log::set_max_level(log::LevelFilter::Warn),
-                _ => error("debug needs 'on' or 'off'"),
-            },
-            "setoption" => self.setoption(line),
-            "register" => {}
-            "ucinewgame" => {
-                self.finish_task();
-                self.wait_for_search(true);
-                self.clear_hash();
-                self.histories
-                    .lock()
-                    .unwrap_or_else(PoisonError::into_inner)
-                    .clear();
-                self.game = GameState::new(Position::startpos(), Rules::default()).playing_on();
-            }
+            // Read here, not by vampirc-uci: its move list would silently drop
+            // the SSCC `switch` tokens and stop at the first word it cannot
+            // read, and its FEN refuses the counters of more than four digits
+            // that Catena prints (and so must read back).
             "position" => self.position(&tokens[1..]),
+            // `go perft` is not UCI (Stockfish's habit); the rest of `go` is
+            // read by vampirc-uci (see `readable_go`).
+            "go" if tokens.get(1) == Some(&"perft") => self.perft(tokens.get(2).copied()),
             "go" => self.go(&tokens[1..]),
-            "stop" => self.wait_for_search(true),
-            "ponderhit" => {
-                if let Some(running) = &self.running {
-                    // The clock runs from now: the budget is measured from here.
-                    let waited = running.started.elapsed().as_millis() as u64;
-                    running
-                        .control
-                        .clock_offset_ms
-                        .store(waited, Ordering::Relaxed);
-                    running.control.pondering.store(false, Ordering::Relaxed);
-                } else {
-                    error("ponderhit without a search");
-                }
-            }
-            "quit" => {
-                self.wait_for_search(true);
-                return false;
-            }
+            "uci" | "debug" | "isready" | "setoption" | "register" | "ucinewgame" | "stop"
+            | "ponderhit" | "quit" => return self.message(vampirc_uci::parse_one(line), line),
             "d" => self.display(),
             "eval" => send(&eval::describe(self.game.position())),
             "bench" => {
@@ -305,6 +374,59 @@ impl Engine {
                 });
             }
             _ => error(&format!("unknown command '{}'", quote(line.trim()))),
+        }
+        true
+    }
+
+    /// A UCI command as vampirc-uci read it; false after `quit`.
+    fn message(&mut self, message: UciMessage, line: &str) -> bool {
+        match message {
+            UciMessage::Uci => self.uci(),
+            UciMessage::IsReady => send(&UciMessage::ReadyOk.serialize()),
+            UciMessage::Debug(on) => log::set_max_level(if on {
+                log::LevelFilter::Debug
+            } else {
+                log::LevelFilter::Warn
+            }),
+            UciMessage::SetOption { name, value } => self.setoption(&name, value.as_deref()),
+            UciMessage::Register { .. } => {}
+            UciMessage::UciNewGame => {
+                self.finish_task();
+                self.wait_for_search(true);
+                self.clear_hash();
+                self.histories
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .clear();
+                self.game = GameState::new(Position::startpos(), Rules::default()).playing_on();
+            }
+            UciMessage::Stop => self.wait_for_search(true),
+            UciMessage::PonderHit => {
+                if let Some(running) = &self.running {
+                    // The clock runs from now: the budget is measured from here.
+                    let waited = running.started.elapsed().as_millis() as u64;
+                    running
+                        .control
+                        .clock_offset_ms
+                        .store(waited, Ordering::Relaxed);
+                    running.control.pondering.store(false, Ordering::Relaxed);
+                } else {
+                    error("ponderhit without a search");
+                }
+            }
+            UciMessage::Quit => {
+                self.wait_for_search(true);
+                return false;
+            }
+            _ => {
+                let usage = match line.split_whitespace().next() {
+                    Some("debug") => ": use debug on|off",
+                    Some("setoption") => ": use setoption name <name> [value <value>]",
+                    Some("register") => ": use register later|name <name> code <code>",
+                    _ => "",
+                };
+                error(&format!("cannot read '{}'{usage}", quote(line.trim())));
+            }
         }
         true
     }
@@ -378,25 +500,13 @@ impl Engine {
         }
     }
 
-    fn setoption(&mut self, line: &str) {
+    fn setoption(&mut self, name: &str, value: Option<&str>) {
         self.finish_task();
-        let parsed = panic::catch_unwind(|| vampirc_uci::parse_one(line));
-        let (name, value) = match parsed {
-            Ok(UciMessage::SetOption { name, value }) => (name, value),
-            _ => {
-                error(&format!(
-                    "cannot read '{}': use setoption name <name> [value <value>]",
-                    quote(line.trim())
-                ));
-                return;
-            }
-        };
         if self.running.is_some() {
             error(&format!("option {name} cannot change during a search"));
             return;
         }
-        let value = value.unwrap_or_default();
-        let value = value.trim();
+        let value = value.unwrap_or_default().trim();
         let spin = |min: i64, max: i64| -> Result<i64, String> {
             match value.parse::<i64>() {
                 Ok(number) if (min..=max).contains(&number) => Ok(number),
@@ -520,70 +630,64 @@ impl Engine {
         self.game = game;
     }
 
+    /// `go`, read by vampirc-uci from the words [`readable_go`] leaves.
     fn parse_go(&self, tokens: &[&str]) -> GoCommand {
-        let mut go = GoCommand::default();
+        let readable = readable_go(tokens);
+        let mut go = GoCommand {
+            infinite: readable.infinite,
+            ponder: readable.ponder,
+            ..GoCommand::default()
+        };
         go.limits.multipv = self.options.multipv;
         go.limits.threads = self.options.threads;
-        let mut index = 0;
-        while index < tokens.len() {
-            let keyword = tokens[index];
-            index += 1;
-            match keyword {
-                "infinite" => go.infinite = true,
-                "ponder" => go.ponder = true,
-                "searchmoves" => {
-                    while let Some(token) = tokens.get(index) {
-                        match self.game.position().parse_move(token) {
-                            Ok(mv) => go.limits.search_moves.push(mv),
-                            Err(_) if *token == "switch" => {}
-                            Err(_) => break,
-                        }
-                        index += 1;
-                    }
+        let UciMessage::Go {
+            time_control,
+            search_control,
+        } = vampirc_uci::parse_one(&readable.line)
+        else {
+            // Unreachable while `readable_go` writes only what the grammar reads.
+            error(&format!("cannot read '{}'", quote(&readable.line)));
+            return go;
+        };
+        let millis = |time: vampirc_uci::Duration| {
+            Duration::from_millis(time.num_milliseconds().max(0) as u64)
+        };
+        match time_control {
+            Some(UciTimeControl::MoveTime(time)) => go.movetime = Some(millis(time)),
+            Some(UciTimeControl::TimeLeft {
+                white_time,
+                black_time,
+                white_increment,
+                black_increment,
+                moves_to_go,
+            }) => {
+                go.clock_given = [white_time.is_some(), black_time.is_some()];
+                go.white.time = white_time.map(millis).unwrap_or_default();
+                go.black.time = black_time.map(millis).unwrap_or_default();
+                go.white.increment = white_increment.map(millis).unwrap_or_default();
+                go.black.increment = black_increment.map(millis).unwrap_or_default();
+                let moves_to_go = moves_to_go.map(u32::from).filter(|&moves| moves > 0);
+                go.white.moves_to_go = moves_to_go;
+                go.black.moves_to_go = moves_to_go;
+            }
+            Some(UciTimeControl::Ponder | UciTimeControl::Infinite) | None => {}
+        }
+        if let Some(search) = search_control {
+            go.limits.depth = search
+                .depth
+                .map(|depth| i32::from(depth).clamp(1, search::MAX_DEPTH));
+            go.limits.nodes = search.nodes.map(|nodes| nodes.max(1));
+            go.limits.mate = search.mate.map(|moves| i32::from(moves).max(1));
+            for mv in search.search_moves {
+                match self.game.position().parse_move(&mv.to_string()) {
+                    Ok(mv) => go.limits.search_moves.push(mv),
+                    Err(problem) => error(&format!("go searchmoves: {problem}")),
                 }
-                "wtime" | "btime" | "winc" | "binc" | "movestogo" | "depth" | "nodes" | "mate"
-                | "movetime" => {
-                    let Some(value) = tokens.get(index).and_then(|token| parse_count(token)) else {
-                        error(&format!(
-                            "go {keyword} needs a number, not '{}'",
-                            quote(tokens.get(index).unwrap_or(&""))
-                        ));
-                        continue;
-                    };
-                    index += 1;
-                    let millis = Duration::from_millis(value.min(u64::MAX / 2));
-                    let small = value.min(i32::MAX as u64) as i32;
-                    match keyword {
-                        "wtime" => {
-                            go.white.time = millis;
-                            go.clock_given[0] = true;
-                        }
-                        "btime" => {
-                            go.black.time = millis;
-                            go.clock_given[1] = true;
-                        }
-                        "winc" => go.white.increment = millis,
-                        "binc" => go.black.increment = millis,
-                        "movestogo" => {
-                            let moves = Some(value.min(u32::MAX as u64) as u32).filter(|&m| m > 0);
-                            go.white.moves_to_go = moves;
-                            go.black.moves_to_go = moves;
-                        }
-                        "depth" => go.limits.depth = Some(small.clamp(1, search::MAX_DEPTH)),
-                        "nodes" => go.limits.nodes = Some(value.max(1)),
-                        "mate" => go.limits.mate = Some(small.max(1)),
-                        _ => go.movetime = Some(millis),
-                    }
-                }
-                other => error(&format!("go: unknown parameter '{}'", quote(other))),
             }
         }
         go
     }
 
-    /// The time to think for `go`: all of `movetime`, or a share of the clock
-    /// of the colour to move, whoever controls it now (clocks belong to
-    /// colours, spec section 3); none for `go infinite` or without a clock.
     fn budget(&self, go: &GoCommand) -> Option<Budget> {
         let overhead = Duration::from_millis(self.options.move_overhead);
         let (clock, given) = match self.game.position().side_to_move() {
@@ -598,10 +702,6 @@ impl Engine {
     }
 
     fn go(&mut self, tokens: &[&str]) {
-        if tokens.first() == Some(&"perft") {
-            self.perft(tokens.get(1).copied());
-            return;
-        }
         self.finish_task();
         if self.running.is_some() {
             error("go while a search runs: send stop first");
@@ -810,13 +910,40 @@ fn line_info(report: &Report) -> String {
 
 /// The `bestmove` line of a result.
 fn bestmove_line(result: &SearchResult) -> String {
-    match result.best {
-        None => "bestmove 0000".to_string(),
-        Some(Action { mv, switch: true }) => format!("bestmove {mv} switch"),
-        Some(Action { mv, .. }) => match result.ponder {
-            Some(Action { mv: reply, .. }) => format!("bestmove {mv} ponder {reply}"),
-            None => format!("bestmove {mv}"),
-        },
+    let Some(Action { mv, switch }) = result.best else {
+        // vampirc-uci has no null move to write.
+        return "bestmove 0000".to_string();
+    };
+    let ponder = result
+        .ponder
+        .filter(|_| !switch)
+        .map(|reply| uci_move(reply.mv));
+    let line = UciMessage::BestMove {
+        best_move: uci_move(mv),
+        ponder,
+    }
+    .serialize();
+    // The SSCC switch is no UCI word: it follows what vampirc-uci writes.
+    if switch {
+        format!("{line} switch")
+    } else {
+        line
+    }
+}
+
+/// `mv` in vampirc-uci's type, through the UCI text they share (`e7e8q`).
+fn uci_move(mv: Move) -> UciMove {
+    let text = mv.to_string();
+    let square = |at: usize| {
+        let bytes = text.as_bytes();
+        UciSquare::from(char::from(bytes[at]), bytes[at + 1] - b'0')
+    };
+    UciMove {
+        from: square(0),
+        to: square(2),
+        promotion: text
+            .get(4..)
+            .and_then(|piece| piece.parse::<UciPiece>().ok()),
     }
 }
 
@@ -861,6 +988,83 @@ fn search_and_answer(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// What vampirc-uci could not hold or would panic on is taken out or
+    /// clamped; what it reads is left for it.
+    #[test]
+    fn go_is_rewritten_for_vampirc() {
+        let read = |text: &str| {
+            let tokens: Vec<&str> = text.split_whitespace().collect();
+            readable_go(&tokens)
+        };
+        let go = read("ponder wtime 1000 btime 2000 winc 10 binc 20 movestogo 999");
+        assert!(go.ponder && !go.infinite);
+        assert_eq!(
+            go.line,
+            "go wtime 1000 btime 2000 winc 10 binc 20 movestogo 255"
+        );
+        let go = read("infinite depth 99999999999999999999 mate 300 nodes 1234567890123456");
+        assert!(go.infinite && !go.ponder);
+        assert_eq!(go.line, "go depth 255 mate 255 nodes 999999999999");
+        assert_eq!(
+            read("movetime -99999999999999999999 wtime 5 frob").line,
+            "go movetime 0"
+        );
+        assert_eq!(
+            read("searchmoves e2e4 switch e7e8q xyz depth 2").line,
+            "go searchmoves e2e4 e7e8q depth 2"
+        );
+        assert_eq!(read("depth x searchmoves").line, "go");
+        for text in [
+            "ponder wtime 1000 btime 2000 winc 10 binc 20 movestogo 999",
+            "infinite depth 99999999999999999999 mate 300 nodes 1234567890123456",
+            "searchmoves e2e4 switch e7e8q xyz depth 2",
+            "depth x searchmoves",
+        ] {
+            assert!(
+                matches!(
+                    vampirc_uci::parse_one(&read(text).line),
+                    UciMessage::Go { .. }
+                ),
+                "{text}"
+            );
+        }
+    }
+
+    #[test]
+    fn bestmove_lines_carry_promotions_ponder_moves_and_switches() {
+        crate::board::attacks::init();
+        let position = Position::from_fen("8/4P3/8/8/8/k7/8/K7 w - - 0 1").unwrap();
+        let promotion = position.parse_move("e7e8q").unwrap();
+        let king = position.parse_move("a1b1").unwrap();
+        let result = |best: Option<Action>, ponder: Option<Action>| SearchResult {
+            best,
+            ponder,
+            score: 0,
+            nodes: 0,
+            depth: 1,
+        };
+        assert_eq!(bestmove_line(&result(None, None)), "bestmove 0000");
+        assert_eq!(
+            bestmove_line(&result(Some(Action::stay(promotion)), None)),
+            "bestmove e7e8q"
+        );
+        assert_eq!(
+            bestmove_line(&result(
+                Some(Action::stay(king)),
+                Some(Action::stay(promotion))
+            )),
+            "bestmove a1b1 ponder e7e8q"
+        );
+        let switch = Action {
+            mv: king,
+            switch: true,
+        };
+        assert_eq!(
+            bestmove_line(&result(Some(switch), Some(Action::stay(promotion)))),
+            "bestmove a1b1 switch"
+        );
+    }
 
     #[test]
     fn excerpts_cut_long_input_on_a_character() {
