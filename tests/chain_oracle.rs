@@ -229,6 +229,24 @@ fn real_game_positions() {
     run_family("real games", cases, 20_000, 25_000);
 }
 
+/// The long tier's campaign (`--include-ignored`): as `real_game_positions`,
+/// on the next 1,100 games: 155,783 positions (about a minute on 2 cores).
+#[test]
+#[ignore = "long tier: 155,783 positions"]
+fn real_game_positions_long_tier() {
+    let cases = (220..1320u64).into_par_iter().flat_map_iter(|seed| {
+        random_game(seed, 150, 70)
+            .into_iter()
+            .enumerate()
+            .map(move |(ply, m)| Case {
+                grid: OGrid::from_u64(m.occupied.0),
+                moved: cells_of(m.landing),
+                origin: format!("random_game(seed {seed}, 150, 70) ply {ply} {}", m.mv),
+            })
+    });
+    run_family("real games, long tier", cases, 20_000, 150_000);
+}
+
 #[test]
 fn random_boards_at_every_density() {
     let mut total = 0;

@@ -207,7 +207,7 @@ fn lopsided_game(rng: &mut Rng, variant: Variant) -> Vec<Position> {
 /// suggest a win that needs an inner switch). Run with
 /// `cargo test --profile test-opt --test search_tree -- --ignored --nocapture make_inner_switch_suite`.
 #[test]
-#[ignore]
+#[ignore = "generator: writes tests/data/inner_switches.epd (minutes)"]
 fn make_inner_switch_suite() {
     catena::board::attacks::init();
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/mates.epd");
@@ -308,7 +308,7 @@ fn board_of(squares: &[char]) -> String {
 /// free to switch). Run with
 /// `cargo test --profile test-opt --test search_tree -- --ignored --nocapture make_run_suite`.
 #[test]
-#[ignore]
+#[ignore = "generator: writes tests/data/runs.epd"]
 fn make_run_suite() {
     catena::board::attacks::init();
     let rules = rules("moves");

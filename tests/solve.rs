@@ -356,7 +356,7 @@ fn a_sample_of_the_puzzles_is_proven_again() {
 
 /// Every puzzle, re-proved (the long tier: `--include-ignored`).
 #[test]
-#[ignore]
+#[ignore = "long tier: about 25 s"]
 fn every_puzzle_is_proven_again() {
     catena::board::attacks::init();
     let failures: Vec<String> = puzzle_lines()

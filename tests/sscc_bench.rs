@@ -101,7 +101,7 @@ fn decided(line: &str) -> bool {
 }
 
 #[test]
-#[ignore = "writes src/tools/sscc_bench.epd from the games"]
+#[ignore = "generator: writes src/tools/sscc_bench.epd from the games"]
 fn make_sscc_bench() {
     attacks::init();
     let text = std::fs::read_to_string(GAMES).expect("the games are checked in");
