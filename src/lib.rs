@@ -3,6 +3,7 @@
 pub mod arena;
 pub mod board;
 pub mod chain;
+pub mod engine;
 pub mod eval;
 pub mod game;
 pub mod history;

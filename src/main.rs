@@ -92,7 +92,7 @@ fn main() -> ExitCode {
     attacks::init();
     let outcome = match &cli.command {
         None => {
-            catena::uci::Engine::new().run(std::io::stdin().lock());
+            catena::uci::Uci::new().run(std::io::stdin().lock());
             Ok(true)
         }
         Some(Command::Perft(args)) => perft::run(args),

@@ -1,16 +1,14 @@
-//! The UCI protocol loop, with the SSCC extension of spec section 5.
+//! The UCI protocol, with the SSCC extension of spec section 5: text in and
+//! text out, as Stockfish's `uci.cpp`. The engine's state and what it does
+//! with a command are in `engine.rs`.
 //!
-//! Standard messages are parsed and written with `vampirc-uci`; `position` and
-//! `go` are read here, because they carry `switch` tokens and numbers beyond
-//! that crate's types. The search runs on its own thread, so `stop`,
-//! `isready` and `ponderhit` are answered while it thinks. Bad input is
-//! answered with `info string error: …` and never stops the loop.
+//! Commands are read with `vampirc-uci`, `go` after a rewrite of what that
+//! crate cannot hold ([`readable_go`]); `position` is read here, since its
+//! move list carries `switch` tokens. Answers are written with its types,
+//! `switch` appended where SSCC needs it. Bad input is answered with
+//! `info string error: …` and never stops the loop.
 
 use std::io::{BufRead, Write};
-use std::panic::{self, AssertUnwindSafe};
-use std::sync::atomic::Ordering;
-use std::sync::{Arc, Mutex, PoisonError};
-use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use vampirc_uci::{
@@ -18,17 +16,15 @@ use vampirc_uci::{
     UciTimeControl,
 };
 
-use crate::board::{Color, Move, Position};
+use crate::board::{Move, Position};
 use crate::chain;
+use crate::engine::{Engine, GoCommand, HASH_MAX_MB, THREADS_MAX};
 use crate::eval;
-use crate::game::{GameError, GameState, Rules, SwitchRule};
+use crate::game::{Rules, SwitchRule};
 use crate::movepick::{Action, describe_action};
-use crate::search::{
-    self, Control, Histories, Info, Limits, Report, Root, SearchResult, Variant, uci_score,
-};
-use crate::time::{Budget, TimeLeft};
+use crate::search::{self, Info, Report, SearchResult, uci_score};
 use crate::tools::{bench, perft};
-use crate::transposition::{Bound, TranspositionTable};
+use crate::transposition::Bound;
 
 const NAME: &str = concat!("Catena ", env!("CARGO_PKG_VERSION"));
 const AUTHOR: &str = "the Catena developers";
@@ -55,48 +51,24 @@ fn excerpt(text: &str, limit: usize) -> String {
 }
 
 /// Input quoted in a message: its first 100 characters.
-fn quote(input: &str) -> String {
+pub(crate) fn quote(input: &str) -> String {
     excerpt(input, 100)
 }
 
 /// Reports a bad input on stderr and as an `info string`; never longer than
 /// 500 characters, whatever parts of the input the message quotes.
-fn error(text: &str) {
+pub(crate) fn error(text: &str) {
     let text = excerpt(text, 500);
     log::warn!("{text}");
     info_string(&format!("error: {text}"));
 }
 
-/// The engine's options, as `setoption` leaves them.
-#[derive(Clone, Debug)]
-struct Options {
-    hash_mb: usize,
-    threads: usize,
-    move_overhead: u64,
-    multipv: usize,
-    ponder: bool,
-    sscc: bool,
-    switch_rule: SwitchRule,
-    min_enclosed: u32,
-}
-
-impl Default for Options {
-    fn default() -> Options {
-        Options {
-            hash_mb: 16,
-            threads: 1,
-            move_overhead: 10,
-            multipv: 1,
-            ponder: false,
-            sscc: false,
-            switch_rule: SwitchRule::Chain,
-            min_enclosed: 2,
-        }
+/// Reports a refused command as [`error`] does.
+fn report(outcome: Result<(), String>) {
+    if let Err(why) = outcome {
+        error(&why);
     }
 }
-
-const HASH_MAX_MB: i64 = 8192;
-const THREADS_MAX: i64 = 256;
 
 fn option_configs() -> Vec<UciOptionConfig> {
     let spin = |name: &str, default: i64, min: i64, max: i64| UciOptionConfig::Spin {
@@ -132,37 +104,6 @@ fn option_configs() -> Vec<UciOptionConfig> {
             i64::from(*Rules::MIN_ENCLOSED_RANGE.end()),
         ),
     ]
-}
-
-/// A search, or a `go perft` or `bench`, in progress on its own thread.
-struct Running {
-    handle: JoinHandle<()>,
-    control: Arc<Control>,
-    started: Instant,
-    /// A `go perft` or `bench`: a later command waits for its end, where it
-    /// would stop a search.
-    task: bool,
-}
-
-pub struct Engine {
-    options: Options,
-    game: GameState,
-    tt: Arc<TranspositionTable>,
-    /// The search threads' histories, kept from one `go` to the next of a game.
-    histories: Arc<Mutex<Vec<Histories>>>,
-    running: Option<Running>,
-}
-
-/// What `go` asked for.
-#[derive(Default)]
-struct GoCommand {
-    limits: Limits,
-    white: TimeLeft,
-    black: TimeLeft,
-    clock_given: [bool; 2],
-    movetime: Option<Duration>,
-    infinite: bool,
-    ponder: bool,
 }
 
 /// `go` as vampirc-uci can read it, and what it cannot hold.
@@ -275,40 +216,16 @@ fn looks_like_a_move(token: &str) -> bool {
         }
 }
 
-impl Default for Engine {
-    fn default() -> Engine {
-        Engine::new()
-    }
+/// The protocol loop over an [`Engine`]: reads each line, acts through the
+/// engine, and writes the answers.
+#[derive(Default)]
+pub struct Uci {
+    engine: Engine,
 }
 
-impl Engine {
-    pub fn new() -> Engine {
-        let options = Options::default();
-        Engine {
-            tt: Arc::new(TranspositionTable::new(options.hash_mb)),
-            histories: Arc::default(),
-            options,
-            game: GameState::new(Position::startpos(), Rules::default()).playing_on(),
-            running: None,
-        }
-    }
-
-    fn variant(&self) -> Variant {
-        if self.options.sscc {
-            Variant::Sscc(Rules {
-                switch_rule: self.options.switch_rule,
-                min_enclosed: self.options.min_enclosed,
-            })
-        } else {
-            Variant::Chess
-        }
-    }
-
-    fn rules(&self) -> Option<Rules> {
-        match self.variant() {
-            Variant::Chess => None,
-            Variant::Sscc(rules) => Some(rules),
-        }
+impl Uci {
+    pub fn new() -> Uci {
+        Uci::default()
     }
 
     /// Reads commands from `input` until `quit` or the end of input.
@@ -328,7 +245,7 @@ impl Engine {
         }
         // End of input: the GUI has gone, so this is `quit`, as in Stockfish.
         // A search still running is stopped and prints its move.
-        self.wait_for_search(true);
+        self.engine.wait_for_search(true);
     }
 
     /// Handles one line; false after `quit`.
@@ -338,13 +255,7 @@ impl Engine {
             return true;
         };
         // A search that has printed its move is over: collect its thread.
-        if self
-            .running
-            .as_ref()
-            .is_some_and(|running| running.control.answered.load(Ordering::Acquire))
-        {
-            self.wait_for_search(false);
-        }
+        self.engine.collect_finished();
         match command {
             // Read here, not by vampirc-uci: its move list would silently drop
             // the SSCC `switch` tokens and stop at the first word it cannot
@@ -354,25 +265,22 @@ impl Engine {
             // `go perft` is not UCI (Stockfish's habit); the rest of `go` is
             // read by vampirc-uci (see `readable_go`).
             "go" if tokens.get(1) == Some(&"perft") => self.perft(tokens.get(2).copied()),
-            "go" => self.go(&tokens[1..]),
+            "go" => {
+                let started = Instant::now();
+                let go = self.parse_go(&tokens[1..]);
+                report(self.engine.go(go, started));
+            }
             "uci" | "debug" | "isready" | "setoption" | "register" | "ucinewgame" | "stop"
             | "ponderhit" | "quit" => return self.message(vampirc_uci::parse_one(line), line),
             "d" => self.display(),
-            "eval" => send(&eval::describe(self.game.position())),
-            "bench" => {
-                let depth = match tokens.get(1).map(|token| token.parse::<i32>()) {
-                    None => bench::DEFAULT_DEPTH,
-                    Some(Ok(depth)) if (1..=search::MAX_DEPTH).contains(&depth) => depth,
-                    Some(_) => {
-                        error("bench needs a depth from 1 to 100");
-                        return true;
-                    }
-                };
-                let (hash_mb, threads) = (self.options.hash_mb, self.options.threads);
-                self.spawn_task("bench", move |control| {
-                    bench::run(depth, hash_mb, threads, control, &mut |line| send(line));
-                });
-            }
+            "eval" => send(&eval::describe(self.engine.game().position())),
+            "bench" => match tokens.get(1).map(|token| token.parse::<i32>()) {
+                None => self.engine.bench(bench::DEFAULT_DEPTH),
+                Some(Ok(depth)) if (1..=search::MAX_DEPTH).contains(&depth) => {
+                    self.engine.bench(depth)
+                }
+                Some(_) => error("bench needs a depth from 1 to 100"),
+            },
             _ => error(&format!("unknown command '{}'", quote(line.trim()))),
         }
         true
@@ -388,34 +296,15 @@ impl Engine {
             } else {
                 log::LevelFilter::Warn
             }),
-            UciMessage::SetOption { name, value } => self.setoption(&name, value.as_deref()),
+            UciMessage::SetOption { name, value } => {
+                report(self.engine.set_option(&name, value.as_deref()))
+            }
             UciMessage::Register { .. } => {}
-            UciMessage::UciNewGame => {
-                self.finish_task();
-                self.wait_for_search(true);
-                self.clear_hash();
-                self.histories
-                    .lock()
-                    .unwrap_or_else(PoisonError::into_inner)
-                    .clear();
-                self.game = GameState::new(Position::startpos(), Rules::default()).playing_on();
-            }
-            UciMessage::Stop => self.wait_for_search(true),
-            UciMessage::PonderHit => {
-                if let Some(running) = &self.running {
-                    // The clock runs from now: the budget is measured from here.
-                    let waited = running.started.elapsed().as_millis() as u64;
-                    running
-                        .control
-                        .clock_offset_ms
-                        .store(waited, Ordering::Relaxed);
-                    running.control.pondering.store(false, Ordering::Relaxed);
-                } else {
-                    error("ponderhit without a search");
-                }
-            }
+            UciMessage::UciNewGame => self.engine.new_game(),
+            UciMessage::Stop => self.engine.wait_for_search(true),
+            UciMessage::PonderHit => report(self.engine.ponderhit()),
             UciMessage::Quit => {
-                self.wait_for_search(true);
+                self.engine.wait_for_search(true);
                 return false;
             }
             _ => {
@@ -438,136 +327,6 @@ impl Engine {
             send(&UciMessage::Option(option).serialize());
         }
         send(&UciMessage::UciOk.serialize());
-    }
-
-    /// Stops the search if `stop` or it has no end of its own, and waits for its `bestmove`.
-    fn wait_for_search(&mut self, stop: bool) {
-        if let Some(running) = self.running.take() {
-            if stop {
-                running.control.stop.store(true, Ordering::Relaxed);
-            } else {
-                running.control.pondering.store(false, Ordering::Relaxed);
-            }
-            if running.handle.join().is_err() {
-                error("the search thread failed");
-            }
-        }
-    }
-
-    /// Waits for a running `go perft` or `bench` to end by itself: commands
-    /// sent after it are answered after it, as they were sent.
-    fn finish_task(&mut self) {
-        if self.running.as_ref().is_some_and(|running| running.task) {
-            self.wait_for_search(false);
-        }
-    }
-
-    /// Runs `task` on its own thread, where searches run, so that `stop`,
-    /// `isready`, `quit` and the end of input are answered while it works.
-    /// A search in progress is stopped first; an earlier task is finished.
-    fn spawn_task(&mut self, name: &str, task: impl FnOnce(&Control) + Send + 'static) {
-        self.finish_task();
-        self.wait_for_search(true);
-        let control = Arc::new(Control::default());
-        let thread_control = Arc::clone(&control);
-        let spawned = std::thread::Builder::new()
-            .name(name.to_string())
-            .stack_size(64 << 20)
-            .spawn(move || {
-                task(&thread_control);
-                thread_control.answered.store(true, Ordering::Release);
-            });
-        match spawned {
-            Ok(handle) => {
-                self.running = Some(Running {
-                    handle,
-                    control,
-                    started: Instant::now(),
-                    task: true,
-                })
-            }
-            Err(problem) => error(&format!("cannot start the {name} thread: {problem}")),
-        }
-    }
-
-    /// Empties the hash table. A fresh table of zero pages costs nothing
-    /// until used, where writing zeros over a large one took seconds; the old
-    /// one is cleared in place only if the memory for a new one is short.
-    fn clear_hash(&mut self) {
-        match TranspositionTable::try_new(self.options.hash_mb) {
-            Ok(table) => self.tt = Arc::new(table),
-            Err(_) => self.tt.clear(),
-        }
-    }
-
-    fn setoption(&mut self, name: &str, value: Option<&str>) {
-        self.finish_task();
-        if self.running.is_some() {
-            error(&format!("option {name} cannot change during a search"));
-            return;
-        }
-        let value = value.unwrap_or_default().trim();
-        let spin = |min: i64, max: i64| -> Result<i64, String> {
-            match value.parse::<i64>() {
-                Ok(number) if (min..=max).contains(&number) => Ok(number),
-                _ => Err(format!(
-                    "option {name} needs a number from {min} to {max}, not '{value}'"
-                )),
-            }
-        };
-        let result = match name.to_ascii_lowercase().as_str() {
-            // The old table stays until the new one is had.
-            "hash" => spin(1, HASH_MAX_MB).and_then(|mb| {
-                self.tt = Arc::new(TranspositionTable::try_new(mb as usize)?);
-                self.options.hash_mb = mb as usize;
-                Ok(())
-            }),
-            "threads" => {
-                spin(1, THREADS_MAX).map(|threads| self.options.threads = threads as usize)
-            }
-            "move overhead" => spin(0, 5000).map(|ms| self.options.move_overhead = ms as u64),
-            "multipv" => spin(1, 256).map(|lines| self.options.multipv = lines as usize),
-            "ponder" => match value.to_ascii_lowercase().as_str() {
-                "true" => {
-                    self.options.ponder = true;
-                    Ok(())
-                }
-                "false" => {
-                    self.options.ponder = false;
-                    Ok(())
-                }
-                _ => Err(format!("option Ponder needs true or false, not '{value}'")),
-            },
-            "clear hash" => {
-                self.clear_hash();
-                Ok(())
-            }
-            "uci_variant" => match value.to_ascii_lowercase().as_str() {
-                "chess" => {
-                    self.options.sscc = false;
-                    Ok(())
-                }
-                "sscc" => {
-                    self.options.sscc = true;
-                    Ok(())
-                }
-                _ => Err(format!(
-                    "option UCI_Variant is chess or sscc, not '{value}'"
-                )),
-            },
-            "switchrule" => value
-                .parse::<SwitchRule>()
-                .map(|rule| self.options.switch_rule = rule),
-            "minenclosed" => spin(
-                i64::from(*Rules::MIN_ENCLOSED_RANGE.start()),
-                i64::from(*Rules::MIN_ENCLOSED_RANGE.end()),
-            )
-            .map(|min| self.options.min_enclosed = min as u32),
-            _ => Err(format!("no such option '{name}'")),
-        };
-        if let Err(message) = result {
-            error(&message);
-        }
     }
 
     /// `position startpos|fen <fen> [moves <move> [switch] …]`: on a bad token
@@ -597,37 +356,21 @@ impl Engine {
                 return;
             }
         };
-        // The GUI decides when its game ends: moves after a draw by rule are played.
-        let mut game = GameState::new(start, self.rules().unwrap_or_default()).playing_on();
-        // Chess has no switch: the list is played up to the first one.
-        let chess_switch = if self.options.sscc {
-            None
-        } else {
-            moves.iter().position(|&token| token == "switch")
-        };
-        let playable = &moves[..chess_switch.unwrap_or(moves.len())];
-        let refusal = match game.apply_uci_moves(playable) {
-            Err((index, token, why)) => Some((index, token, why.to_string())),
-            Ok(()) => chess_switch.map(|index| {
-                let why = if index == 0 {
-                    GameError::SwitchWithoutMove.to_string()
-                } else {
-                    "'switch' needs setoption name UCI_Variant value sscc".to_string()
-                };
-                (index, "switch", why)
-            }),
-        };
-        if let Some((index, token, why)) = refusal {
-            let number = index + 1;
-            match (token, game.plies().last()) {
-                ("switch", Some(ply)) if index > 0 => {
-                    error(&format!("move {number} 'switch' after {}: {why}", ply.mv))
-                }
-                ("switch", _) => error(&format!("move {number}: {why}")),
-                _ => error(&format!("move {number} '{}': {why}", quote(token))),
-            }
+        report(self.engine.set_position(start, moves));
+    }
+
+    /// `go perft <depth>`.
+    fn perft(&mut self, depth: Option<&str>) {
+        match depth
+            .and_then(|depth| depth.parse::<u32>().ok())
+            .filter(|depth| (1..=perft::MAX_DEPTH).contains(depth))
+        {
+            Some(depth) => self.engine.perft(depth),
+            None => error(&format!(
+                "go perft needs a depth from 1 to {}",
+                perft::MAX_DEPTH
+            )),
         }
-        self.game = game;
     }
 
     /// `go`, read by vampirc-uci from the words [`readable_go`] leaves.
@@ -638,8 +381,8 @@ impl Engine {
             ponder: readable.ponder,
             ..GoCommand::default()
         };
-        go.limits.multipv = self.options.multipv;
-        go.limits.threads = self.options.threads;
+        go.limits.multipv = self.engine.options().multipv;
+        go.limits.threads = self.engine.options().threads;
         let UciMessage::Go {
             time_control,
             search_control,
@@ -679,7 +422,7 @@ impl Engine {
             go.limits.nodes = search.nodes.map(|nodes| nodes.max(1));
             go.limits.mate = search.mate.map(|moves| i32::from(moves).max(1));
             for mv in search.search_moves {
-                match self.game.position().parse_move(&mv.to_string()) {
+                match self.engine.game().position().parse_move(&mv.to_string()) {
                     Ok(mv) => go.limits.search_moves.push(mv),
                     Err(problem) => error(&format!("go searchmoves: {problem}")),
                 }
@@ -688,109 +431,9 @@ impl Engine {
         go
     }
 
-    fn budget(&self, go: &GoCommand) -> Option<Budget> {
-        let overhead = Duration::from_millis(self.options.move_overhead);
-        let (clock, given) = match self.game.position().side_to_move() {
-            Color::White => (go.white, go.clock_given[0]),
-            Color::Black => (go.black, go.clock_given[1]),
-        };
-        match go.movetime {
-            Some(movetime) => Some(Budget::fixed(movetime, overhead)),
-            None if given && !go.infinite => Some(Budget::from_clock(clock, overhead)),
-            None => None,
-        }
-    }
-
-    fn go(&mut self, tokens: &[&str]) {
-        self.finish_task();
-        if self.running.is_some() {
-            error("go while a search runs: send stop first");
-            return;
-        }
-        let started = Instant::now();
-        let mut go = self.parse_go(tokens);
-        go.limits.budget = self.budget(&go);
-        // `go` with no limit at all searches until `stop`, as `go infinite` does.
-        let endless = go.infinite
-            || (go.limits.budget.is_none()
-                && go.limits.depth.is_none()
-                && go.limits.nodes.is_none()
-                && go.limits.mate.is_none());
-        let control = Arc::new(Control::default());
-        control.pondering.store(go.ponder, Ordering::Relaxed);
-        let root = Root::of_game(&self.game, self.variant());
-        let tt = Arc::clone(&self.tt);
-        let histories = Arc::clone(&self.histories);
-        let thread_control = Arc::clone(&control);
-        let limits = go.limits;
-        let spawned = std::thread::Builder::new()
-            .name("search".to_string())
-            .stack_size(64 << 20)
-            .spawn(move || {
-                let mut histories = histories.lock().unwrap_or_else(PoisonError::into_inner);
-                search_and_answer(
-                    &root,
-                    &limits,
-                    &tt,
-                    &mut histories,
-                    &thread_control,
-                    started,
-                    endless,
-                );
-            });
-        match spawned {
-            Ok(handle) => {
-                self.running = Some(Running {
-                    handle,
-                    control,
-                    started,
-                    task: false,
-                })
-            }
-            Err(problem) => {
-                error(&format!("cannot start the search thread: {problem}"));
-                send("bestmove 0000");
-            }
-        }
-    }
-
-    fn perft(&mut self, depth: Option<&str>) {
-        let Some(depth) = depth
-            .and_then(|depth| depth.parse::<u32>().ok())
-            .filter(|depth| (1..=perft::MAX_DEPTH).contains(depth))
-        else {
-            error(&format!(
-                "go perft needs a depth from 1 to {}",
-                perft::MAX_DEPTH
-            ));
-            return;
-        };
-        let tree = match self.rules() {
-            Some(rules) => perft::Tree::Sscc(rules),
-            None => perft::Tree::Chess { bulk: true },
-        };
-        let (position, run) = (self.game.position().clone(), self.game.run());
-        let threads = self.options.threads;
-        self.spawn_task("perft", move |control| {
-            let start = Instant::now();
-            match perft::divide(&tree, &position, run, depth, threads, &control.stop) {
-                Ok(counts) => {
-                    for count in &counts {
-                        let switch = if count.switched { " switch" } else { "" };
-                        send(&format!("{}{switch}: {}", count.mv, count.nodes));
-                    }
-                    let total: u64 = counts.iter().map(|count| count.nodes).sum();
-                    send("");
-                    send(&format!("Nodes searched: {total}"));
-                    log::info!("{}", perft::summary_line(total, start.elapsed()));
-                }
-                Err(problem) => error(&problem),
-            }
-        });
-    }
-
     fn display(&self) {
-        let position = self.game.position();
+        let game = self.engine.game();
+        let position = game.position();
         let mut text = String::from("\n +---+---+---+---+---+---+---+---+\n");
         for rank in (0..8u8).rev() {
             for file in 0..8u8 {
@@ -815,8 +458,8 @@ impl Engine {
             .map(|s| s.to_string())
             .collect();
         text.push_str(&format!("Checkers: {}", checkers.join(" ")));
-        if let Some(rules) = self.rules() {
-            let mut run = self.game.run();
+        if let Some(rules) = self.engine.rules() {
+            let mut run = game.run();
             let limit = match run.limit() {
                 Some(limit) if run.switches() > 0 => limit.to_string(),
                 _ if run.switches() > 0 => "none".to_string(),
@@ -827,7 +470,7 @@ impl Engine {
                 run.switches(),
                 if run.allows_switch() { "allowed after a chain" } else { "not allowed" },
             ));
-            if let Some(ply) = self.game.plies().last() {
+            if let Some(ply) = game.plies().last() {
                 let (mv, formed_chain) = (ply.mv, ply.formed_chain);
                 let landing = ply.before().landing_squares(mv);
                 let chain = formed_chain
@@ -859,7 +502,7 @@ fn squares(cells: &[chain::Cell]) -> String {
 }
 
 /// The `info` line of what the search tells.
-fn info_line(info: &Info) -> String {
+pub(crate) fn info_line(info: &Info) -> String {
     match info {
         Info::Line(report) => line_info(report),
         Info::CurrentMove {
@@ -909,7 +552,7 @@ fn line_info(report: &Report) -> String {
 }
 
 /// The `bestmove` line of a result.
-fn bestmove_line(result: &SearchResult) -> String {
+pub(crate) fn bestmove_line(result: &SearchResult) -> String {
     let Some(Action { mv, switch }) = result.best else {
         // vampirc-uci has no null move to write.
         return "bestmove 0000".to_string();
@@ -947,47 +590,10 @@ fn uci_move(mv: Move) -> UciMove {
     }
 }
 
-/// The search thread: search, wait while `go infinite` or pondering asks to, answer.
-fn search_and_answer(
-    root: &Root,
-    limits: &Limits,
-    tt: &Arc<TranspositionTable>,
-    histories: &mut Vec<Histories>,
-    control: &Control,
-    started: Instant,
-    endless: bool,
-) {
-    let mut reporter = |info: &Info| send(&info_line(info));
-    let outcome = panic::catch_unwind(AssertUnwindSafe(|| {
-        search::search(root, limits, tt, histories, control, started, &mut reporter)
-    }));
-    let result = match outcome {
-        Ok(result) => result,
-        Err(_) => {
-            error("the search failed; playing the first legal move");
-            let first = root.position.legal_moves().first().copied();
-            SearchResult {
-                best: first.map(Action::stay),
-                ponder: None,
-                score: 0,
-                nodes: 0,
-                depth: 0,
-            }
-        }
-    };
-    // The protocol forbids `bestmove` before `stop` in infinite or ponder mode.
-    while (endless || control.pondering.load(Ordering::Relaxed))
-        && !control.stop.load(Ordering::Relaxed)
-    {
-        std::thread::sleep(Duration::from_millis(1));
-    }
-    control.answered.store(true, Ordering::Release);
-    send(&bestmove_line(&result));
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::time::Budget;
 
     /// What vampirc-uci could not hold or would panic on is taken out or
     /// clamped; what it reads is left for it.
@@ -1098,12 +704,12 @@ mod tests {
 
     /// The budget `go` would search with after `position`.
     fn budget_after(position: &str, go: &str) -> Budget {
-        let mut engine = Engine::new();
-        engine.handle("setoption name UCI_Variant value sscc");
-        engine.handle(position);
+        let mut uci = Uci::new();
+        uci.handle("setoption name UCI_Variant value sscc");
+        uci.handle(position);
         let tokens: Vec<&str> = go.split_whitespace().skip(1).collect();
-        engine
-            .budget(&engine.parse_go(&tokens))
+        uci.engine
+            .budget(&uci.parse_go(&tokens))
             .expect("a clock was given")
     }
 

@@ -1,0 +1,473 @@
+//! The engine's state between UCI commands, as Stockfish's `engine.cpp`
+//! beside `uci.cpp`: the options, the game `position` set up (a
+//! [`GameState`], so the rules and switch checks are those of the game
+//! module), the transposition table and histories, and the search or task
+//! running on its own thread, so that `stop`, `isready` and `ponderhit` are
+//! answered while it thinks. `uci.rs` reads the commands and writes the
+//! answers; what this file sends goes through its writers.
+
+use std::panic::{self, AssertUnwindSafe};
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use crate::board::{Color, Position};
+use crate::game::{GameError, GameState, Rules, SwitchRule};
+use crate::movepick::Action;
+use crate::search::{self, Control, Histories, Info, Limits, Root, SearchResult, Variant};
+use crate::time::{Budget, TimeLeft};
+use crate::tools::{bench, perft};
+use crate::transposition::TranspositionTable;
+use crate::uci::{bestmove_line, error, info_line, quote, send};
+
+/// The engine's options, as `setoption` leaves them.
+#[derive(Clone, Debug)]
+pub struct Options {
+    pub hash_mb: usize,
+    pub threads: usize,
+    pub move_overhead: u64,
+    pub multipv: usize,
+    pub ponder: bool,
+    pub sscc: bool,
+    pub switch_rule: SwitchRule,
+    pub min_enclosed: u32,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            hash_mb: 16,
+            threads: 1,
+            move_overhead: 10,
+            multipv: 1,
+            ponder: false,
+            sscc: false,
+            switch_rule: SwitchRule::Chain,
+            min_enclosed: 2,
+        }
+    }
+}
+
+pub const HASH_MAX_MB: i64 = 8192;
+pub const THREADS_MAX: i64 = 256;
+
+/// A search, or a `go perft` or `bench`, in progress on its own thread.
+struct Running {
+    handle: JoinHandle<()>,
+    control: Arc<Control>,
+    started: Instant,
+    /// A `go perft` or `bench`: a later command waits for its end, where it
+    /// would stop a search.
+    task: bool,
+}
+
+/// The engine between commands: its options, the game `position` set, the
+/// table and histories, and what runs on its own thread.
+pub struct Engine {
+    options: Options,
+    game: GameState,
+    tt: Arc<TranspositionTable>,
+    /// The search threads' histories, kept from one `go` to the next of a game.
+    histories: Arc<Mutex<Vec<Histories>>>,
+    running: Option<Running>,
+}
+
+/// What `go` asked for.
+#[derive(Default)]
+pub struct GoCommand {
+    pub limits: Limits,
+    pub white: TimeLeft,
+    pub black: TimeLeft,
+    pub clock_given: [bool; 2],
+    pub movetime: Option<Duration>,
+    pub infinite: bool,
+    pub ponder: bool,
+}
+
+impl Default for Engine {
+    fn default() -> Engine {
+        Engine::new()
+    }
+}
+
+impl Engine {
+    pub fn new() -> Engine {
+        let options = Options::default();
+        Engine {
+            tt: Arc::new(TranspositionTable::new(options.hash_mb)),
+            histories: Arc::default(),
+            options,
+            game: GameState::new(Position::startpos(), Rules::default()).playing_on(),
+            running: None,
+        }
+    }
+
+    pub fn variant(&self) -> Variant {
+        if self.options.sscc {
+            Variant::Sscc(Rules {
+                switch_rule: self.options.switch_rule,
+                min_enclosed: self.options.min_enclosed,
+            })
+        } else {
+            Variant::Chess
+        }
+    }
+
+    pub fn rules(&self) -> Option<Rules> {
+        match self.variant() {
+            Variant::Chess => None,
+            Variant::Sscc(rules) => Some(rules),
+        }
+    }
+
+    pub fn game(&self) -> &GameState {
+        &self.game
+    }
+
+    pub fn options(&self) -> &Options {
+        &self.options
+    }
+
+    /// `ucinewgame`: a fresh table, histories and game.
+    pub fn new_game(&mut self) {
+        self.finish_task();
+        self.wait_for_search(true);
+        self.clear_hash();
+        self.histories
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clear();
+        self.game = GameState::new(Position::startpos(), Rules::default()).playing_on();
+    }
+
+    /// `ponderhit`: the search goes on, on the clock from now.
+    pub fn ponderhit(&mut self) -> Result<(), String> {
+        let Some(running) = &self.running else {
+            return Err("ponderhit without a search".to_string());
+        };
+        // The clock runs from now: the budget is measured from here.
+        let waited = running.started.elapsed().as_millis() as u64;
+        running
+            .control
+            .clock_offset_ms
+            .store(waited, Ordering::Relaxed);
+        running.control.pondering.store(false, Ordering::Relaxed);
+        Ok(())
+    }
+
+    /// Collects the thread of a search that has printed its move.
+    pub fn collect_finished(&mut self) {
+        if self
+            .running
+            .as_ref()
+            .is_some_and(|running| running.control.answered.load(Ordering::Acquire))
+        {
+            self.wait_for_search(false);
+        }
+    }
+
+    /// `bench depth`, on the search's thread.
+    pub fn bench(&mut self, depth: i32) {
+        let (hash_mb, threads) = (self.options.hash_mb, self.options.threads);
+        self.spawn_task("bench", move |control| {
+            bench::run(depth, hash_mb, threads, control, &mut |line| send(line));
+        });
+    }
+
+    /// Stops the search if `stop` or it has no end of its own, and waits for its `bestmove`.
+    pub fn wait_for_search(&mut self, stop: bool) {
+        if let Some(running) = self.running.take() {
+            if stop {
+                running.control.stop.store(true, Ordering::Relaxed);
+            } else {
+                running.control.pondering.store(false, Ordering::Relaxed);
+            }
+            if running.handle.join().is_err() {
+                error("the search thread failed");
+            }
+        }
+    }
+
+    /// Waits for a running `go perft` or `bench` to end by itself: commands
+    /// sent after it are answered after it, as they were sent.
+    pub fn finish_task(&mut self) {
+        if self.running.as_ref().is_some_and(|running| running.task) {
+            self.wait_for_search(false);
+        }
+    }
+
+    /// Runs `task` on its own thread, where searches run, so that `stop`,
+    /// `isready`, `quit` and the end of input are answered while it works.
+    /// A search in progress is stopped first; an earlier task is finished.
+    fn spawn_task(&mut self, name: &str, task: impl FnOnce(&Control) + Send + 'static) {
+        self.finish_task();
+        self.wait_for_search(true);
+        let control = Arc::new(Control::default());
+        let thread_control = Arc::clone(&control);
+        let spawned = std::thread::Builder::new()
+            .name(name.to_string())
+            .stack_size(64 << 20)
+            .spawn(move || {
+                task(&thread_control);
+                thread_control.answered.store(true, Ordering::Release);
+            });
+        match spawned {
+            Ok(handle) => {
+                self.running = Some(Running {
+                    handle,
+                    control,
+                    started: Instant::now(),
+                    task: true,
+                })
+            }
+            Err(problem) => error(&format!("cannot start the {name} thread: {problem}")),
+        }
+    }
+
+    /// Empties the hash table. A fresh table of zero pages costs nothing
+    /// until used, where writing zeros over a large one took seconds; the old
+    /// one is cleared in place only if the memory for a new one is short.
+    fn clear_hash(&mut self) {
+        match TranspositionTable::try_new(self.options.hash_mb) {
+            Ok(table) => self.tt = Arc::new(table),
+            Err(_) => self.tt.clear(),
+        }
+    }
+
+    /// `setoption`: the option named (in any case) takes `value`, or the
+    /// refusal says why not and nothing changes.
+    pub fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), String> {
+        self.finish_task();
+        if self.running.is_some() {
+            return Err(format!("option {name} cannot change during a search"));
+        }
+        let value = value.unwrap_or_default().trim();
+        let spin = |min: i64, max: i64| -> Result<i64, String> {
+            match value.parse::<i64>() {
+                Ok(number) if (min..=max).contains(&number) => Ok(number),
+                _ => Err(format!(
+                    "option {name} needs a number from {min} to {max}, not '{value}'"
+                )),
+            }
+        };
+        match name.to_ascii_lowercase().as_str() {
+            // The old table stays until the new one is had.
+            "hash" => spin(1, HASH_MAX_MB).and_then(|mb| {
+                self.tt = Arc::new(TranspositionTable::try_new(mb as usize)?);
+                self.options.hash_mb = mb as usize;
+                Ok(())
+            }),
+            "threads" => {
+                spin(1, THREADS_MAX).map(|threads| self.options.threads = threads as usize)
+            }
+            "move overhead" => spin(0, 5000).map(|ms| self.options.move_overhead = ms as u64),
+            "multipv" => spin(1, 256).map(|lines| self.options.multipv = lines as usize),
+            "ponder" => match value.to_ascii_lowercase().as_str() {
+                "true" => {
+                    self.options.ponder = true;
+                    Ok(())
+                }
+                "false" => {
+                    self.options.ponder = false;
+                    Ok(())
+                }
+                _ => Err(format!("option Ponder needs true or false, not '{value}'")),
+            },
+            "clear hash" => {
+                self.clear_hash();
+                Ok(())
+            }
+            "uci_variant" => match value.to_ascii_lowercase().as_str() {
+                "chess" => {
+                    self.options.sscc = false;
+                    Ok(())
+                }
+                "sscc" => {
+                    self.options.sscc = true;
+                    Ok(())
+                }
+                _ => Err(format!(
+                    "option UCI_Variant is chess or sscc, not '{value}'"
+                )),
+            },
+            "switchrule" => value
+                .parse::<SwitchRule>()
+                .map(|rule| self.options.switch_rule = rule),
+            "minenclosed" => spin(
+                i64::from(*Rules::MIN_ENCLOSED_RANGE.start()),
+                i64::from(*Rules::MIN_ENCLOSED_RANGE.end()),
+            )
+            .map(|min| self.options.min_enclosed = min as u32),
+            _ => Err(format!("no such option '{name}'")),
+        }
+    }
+
+    /// `position`: the game from `start` through the UCI `moves` (with
+    /// SSCC `switch` tokens). On a bad token the game keeps every move before
+    /// it, and the refusal names the token.
+    pub fn set_position(&mut self, start: Position, moves: &[&str]) -> Result<(), String> {
+        // The GUI decides when its game ends: moves after a draw by rule are played.
+        let mut game = GameState::new(start, self.rules().unwrap_or_default()).playing_on();
+        // Chess has no switch: the list is played up to the first one.
+        let chess_switch = if self.options.sscc {
+            None
+        } else {
+            moves.iter().position(|&token| token == "switch")
+        };
+        let playable = &moves[..chess_switch.unwrap_or(moves.len())];
+        let refusal = match game.apply_uci_moves(playable) {
+            Err((index, token, why)) => Some((index, token, why.to_string())),
+            Ok(()) => chess_switch.map(|index| {
+                let why = if index == 0 {
+                    GameError::SwitchWithoutMove.to_string()
+                } else {
+                    "'switch' needs setoption name UCI_Variant value sscc".to_string()
+                };
+                (index, "switch", why)
+            }),
+        };
+        let refusal = refusal.map(|(index, token, why)| {
+            let number = index + 1;
+            match (token, game.plies().last()) {
+                ("switch", Some(ply)) if index > 0 => {
+                    format!("move {number} 'switch' after {}: {why}", ply.mv)
+                }
+                ("switch", _) => format!("move {number}: {why}"),
+                _ => format!("move {number} '{}': {why}", quote(token)),
+            }
+        });
+        self.game = game;
+        refusal.map_or(Ok(()), Err)
+    }
+
+    pub fn budget(&self, go: &GoCommand) -> Option<Budget> {
+        let overhead = Duration::from_millis(self.options.move_overhead);
+        let (clock, given) = match self.game.position().side_to_move() {
+            Color::White => (go.white, go.clock_given[0]),
+            Color::Black => (go.black, go.clock_given[1]),
+        };
+        match go.movetime {
+            Some(movetime) => Some(Budget::fixed(movetime, overhead)),
+            None if given && !go.infinite => Some(Budget::from_clock(clock, overhead)),
+            None => None,
+        }
+    }
+
+    /// `go`: starts the search on its own thread, which answers `bestmove`.
+    /// `started` is when the command arrived: the clock runs from there.
+    pub fn go(&mut self, mut go: GoCommand, started: Instant) -> Result<(), String> {
+        self.finish_task();
+        if self.running.is_some() {
+            return Err("go while a search runs: send stop first".to_string());
+        }
+        go.limits.budget = self.budget(&go);
+        // `go` with no limit at all searches until `stop`, as `go infinite` does.
+        let endless = go.infinite
+            || (go.limits.budget.is_none()
+                && go.limits.depth.is_none()
+                && go.limits.nodes.is_none()
+                && go.limits.mate.is_none());
+        let control = Arc::new(Control::default());
+        control.pondering.store(go.ponder, Ordering::Relaxed);
+        let root = Root::of_game(&self.game, self.variant());
+        let tt = Arc::clone(&self.tt);
+        let histories = Arc::clone(&self.histories);
+        let thread_control = Arc::clone(&control);
+        let limits = go.limits;
+        let spawned = std::thread::Builder::new()
+            .name("search".to_string())
+            .stack_size(64 << 20)
+            .spawn(move || {
+                let mut histories = histories.lock().unwrap_or_else(PoisonError::into_inner);
+                search_and_answer(
+                    &root,
+                    &limits,
+                    &tt,
+                    &mut histories,
+                    &thread_control,
+                    started,
+                    endless,
+                );
+            });
+        match spawned {
+            Ok(handle) => {
+                self.running = Some(Running {
+                    handle,
+                    control,
+                    started,
+                    task: false,
+                })
+            }
+            Err(problem) => {
+                send("bestmove 0000");
+                return Err(format!("cannot start the search thread: {problem}"));
+            }
+        }
+        Ok(())
+    }
+
+    /// `go perft depth`: the divided count, on the search's thread.
+    pub fn perft(&mut self, depth: u32) {
+        let tree = match self.rules() {
+            Some(rules) => perft::Tree::Sscc(rules),
+            None => perft::Tree::Chess { bulk: true },
+        };
+        let (position, run) = (self.game.position().clone(), self.game.run());
+        let threads = self.options.threads;
+        self.spawn_task("perft", move |control| {
+            let start = Instant::now();
+            match perft::divide(&tree, &position, run, depth, threads, &control.stop) {
+                Ok(counts) => {
+                    for count in &counts {
+                        let switch = if count.switched { " switch" } else { "" };
+                        send(&format!("{}{switch}: {}", count.mv, count.nodes));
+                    }
+                    let total: u64 = counts.iter().map(|count| count.nodes).sum();
+                    send("");
+                    send(&format!("Nodes searched: {total}"));
+                    log::info!("{}", perft::summary_line(total, start.elapsed()));
+                }
+                Err(problem) => error(&problem),
+            }
+        });
+    }
+}
+
+/// The search thread: search, wait while `go infinite` or pondering asks to, answer.
+fn search_and_answer(
+    root: &Root,
+    limits: &Limits,
+    tt: &Arc<TranspositionTable>,
+    histories: &mut Vec<Histories>,
+    control: &Control,
+    started: Instant,
+    endless: bool,
+) {
+    let mut reporter = |info: &Info| send(&info_line(info));
+    let outcome = panic::catch_unwind(AssertUnwindSafe(|| {
+        search::search(root, limits, tt, histories, control, started, &mut reporter)
+    }));
+    let result = match outcome {
+        Ok(result) => result,
+        Err(_) => {
+            error("the search failed; playing the first legal move");
+            let first = root.position.legal_moves().first().copied();
+            SearchResult {
+                best: first.map(Action::stay),
+                ponder: None,
+                score: 0,
+                nodes: 0,
+                depth: 0,
+            }
+        }
+    };
+    // The protocol forbids `bestmove` before `stop` in infinite or ponder mode.
+    while (endless || control.pondering.load(Ordering::Relaxed))
+        && !control.stop.load(Ordering::Relaxed)
+    {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    control.answered.store(true, Ordering::Release);
+    send(&bestmove_line(&result));
+}
