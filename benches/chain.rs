@@ -12,6 +12,7 @@ use std::time::Instant;
 
 use catena::board::{Bitboard, Position};
 use catena::chain::{self, Cell, Grid, Parallelism, paper};
+use catena::rng::SplitMix64;
 
 #[path = "../tests/common/mod.rs"]
 mod common;
@@ -22,13 +23,7 @@ use common::large_grids::{fortress, maze};
 /// the legal ones, preferring quiet pawn and minor-piece moves early on as
 /// real openings do, so pockets form as they do in play.
 fn game_positions(games: u64, plies: usize) -> Vec<(Position, Bitboard)> {
-    let mut seed = 0x2545_f491_4f6c_dd1d_u64;
-    let mut random = move || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed
-    };
+    let mut random = SplitMix64::new(0x2545_f491_4f6c_dd1d);
     let mut positions = Vec::new();
     for _ in 0..games {
         let mut position = Position::startpos();
@@ -37,7 +32,7 @@ fn game_positions(games: u64, plies: usize) -> Vec<(Position, Bitboard)> {
             if moves.is_empty() {
                 break;
             }
-            let mv = moves[random() as usize % moves.len()];
+            let mv = moves[random.below(moves.len())];
             let landing = position.landing_squares(mv);
             position = position.after(mv);
             positions.push((position.clone(), landing));

@@ -2,16 +2,14 @@
 
 use catena::board::{Bitboard, Placement, Position, Square};
 use catena::chain::{self, Cell, Grid};
-use common::SPEC_TABLE;
+use catena::rng::SplitMix64;
+use common::spec_table;
 
 mod common;
 
-fn verdict(fen: &str, moved: &str, min_enclosed: u32) -> (bool, u32) {
+fn verdict(fen: &str, moved: &[Square], min_enclosed: u32) -> (bool, u32) {
     let occupied = Placement::from_fen(fen).unwrap().occupied();
-    let landing: Bitboard = moved
-        .split_whitespace()
-        .map(|name| name.parse::<Square>().unwrap())
-        .collect();
+    let landing: Bitboard = moved.iter().copied().collect();
     (
         chain::forms_chain(occupied, landing, min_enclosed),
         chain::chain_size(occupied, landing, min_enclosed),
@@ -20,8 +18,14 @@ fn verdict(fen: &str, moved: &str, min_enclosed: u32) -> (bool, u32) {
 
 #[test]
 fn the_spec_table() {
-    for (fen, moved, chain, size) in SPEC_TABLE {
-        assert_eq!(verdict(fen, moved, 2), (chain, size), "{fen} moved {moved}");
+    for line in spec_table() {
+        assert_eq!(
+            verdict(&line.fen, &line.moved, 2),
+            (line.chain, line.size),
+            "{} moved {:?}",
+            line.fen,
+            line.moved
+        );
     }
 }
 
@@ -67,39 +71,27 @@ fn a_piece_in_the_middle_of_a_block_can_only_bound_part_of_it() {
     assert_eq!(chain::grid_chain_size(&joined, &[centre], 1), 3);
 }
 
-/// A small xorshift generator: reproducible boards without a dependency.
-struct Xorshift(u64);
-
-impl Xorshift {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    /// A board with each square occupied with probability `percent`%.
-    fn board(&mut self, percent: u64) -> Bitboard {
-        (0..64)
-            .filter(|_| self.next() % 100 < percent)
-            .map(Square::from_index)
-            .collect()
-    }
+/// A board with each square occupied with probability `percent`%.
+fn random_board(random: &mut SplitMix64, percent: u32) -> Bitboard {
+    (0..64)
+        .filter(|_| random.percent(percent))
+        .map(Square::from_index)
+        .collect()
 }
 
 #[test]
 fn the_bitboard_fast_path_agrees_with_the_general_method() {
-    let mut random = Xorshift(0x9e37_79b9_7f4a_7c15);
+    let mut random = SplitMix64::new(0x9e37_79b9_7f4a_7c15);
     let mut chains = 0;
     for round in 0..6_000 {
-        let occupied = random.board(20 + round % 61);
+        let occupied = random_board(&mut random, 20 + round % 61);
         let Some(piece) = occupied
             .into_iter()
-            .nth(random.next() as usize % 64 % occupied.len().max(1) as usize)
+            .nth(random.below(occupied.len().max(1) as usize))
         else {
             continue;
         };
-        let min_enclosed = 1 + round as u32 % 3;
+        let min_enclosed = 1 + round % 3;
         let grid = Grid::from_bitboard(occupied);
         let cell = Cell::from(piece);
         let fast = chain::forms_chain(occupied, piece.bitboard(), min_enclosed);

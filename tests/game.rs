@@ -4,7 +4,7 @@ mod common;
 
 use catena::board::{Color, MoveKind, Piece, Position};
 use catena::game::{GameError, GameState, Player, Rules, SwitchRule, Termination};
-use common::generators::Rng;
+use catena::rng::SplitMix64;
 
 fn game(fen: &str, rule: SwitchRule) -> GameState {
     GameState::from_fen(fen, Rules::new(rule, 2).unwrap()).unwrap()
@@ -263,7 +263,7 @@ fn a_switch_leaves_the_fen_counters_as_the_move_set_them() {
 fn fen_counters_follow_every_move_of_random_sscc_games() {
     let mut switches = 0;
     for seed in 0..60 {
-        let mut rng = Rng::new(seed);
+        let mut rng = SplitMix64::new(seed);
         let mut state = GameState::new(Position::startpos(), Rules::default());
         for _ in 0..160 {
             if state.outcome().is_some() {

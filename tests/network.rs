@@ -4,9 +4,7 @@
 
 use catena::board::Position;
 use catena::eval::network::{Accumulator, HIDDEN, INPUTS, NETWORK, Network, evaluate};
-
-mod common;
-use common::generators::Rng;
+use catena::rng::SplitMix64;
 
 /// The same position with the board turned over and the colours swapped.
 fn mirrored(position: &Position) -> Position {
@@ -56,7 +54,7 @@ fn mirrored(position: &Position) -> Position {
 /// Positions from random games, from starts where castling, en passant and
 /// promotion come up.
 fn random_game_positions(games: usize) -> Vec<Vec<Position>> {
-    let mut random = Rng::new(2026);
+    let mut random = SplitMix64::new(2026);
     let starts = [
         Position::START_FEN,
         "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",

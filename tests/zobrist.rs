@@ -1,19 +1,7 @@
 //! The incremental Zobrist key, checkers, pins and occupancy equal those computed from scratch after every move of random games.
 
 use catena::board::Position;
-
-/// SplitMix64: reproducible games without a dependency.
-struct Random(u64);
-
-impl Random {
-    fn below(&mut self, bound: usize) -> usize {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        ((z ^ (z >> 31)) % bound as u64) as usize
-    }
-}
+use catena::rng::SplitMix64;
 
 fn assert_null_move_is_the_fen_with_the_other_side_to_move(position: &Position) {
     let Some(passed) = position.null_move() else {
@@ -30,7 +18,7 @@ fn assert_null_move_is_the_fen_with_the_other_side_to_move(position: &Position) 
 
 #[test]
 fn incremental_state_equals_state_from_scratch_in_random_games() {
-    let mut random = Random(2026);
+    let mut random = SplitMix64::new(2026);
     let starts = [
         Position::START_FEN,
         "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
