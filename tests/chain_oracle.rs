@@ -9,9 +9,14 @@
 
 mod common;
 
+use std::ops::RangeInclusive;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
+use proptest::prelude::*;
+use proptest::sample::Index;
+use proptest::strategy::ValueTree;
+use proptest::test_runner::{TestCaseError, TestRunner};
 use rayon::prelude::*;
 
 use catena::board::{Bitboard, Placement, Position, Square};
@@ -532,6 +537,113 @@ fn chains_epd_suite() {
         })
         .collect();
     assert!(failures.is_empty(), "{failures:#?}");
+}
+
+/// The oracle's search budget in the properties: enough for nearly every
+/// board they draw.
+const PROPERTY_BUDGET: u64 = 200_000;
+
+/// A `width` x `height` grid (sides drawn from `sides`) and a moved cell,
+/// occupied by force. Half the grids have each cell occupied at one density
+/// (10% to 50%); the other half have a rectangle whose border is occupied at
+/// 90% and the rest at 25%, the moved cell on that border, so that loops and
+/// near-loops through it are common. Proptest shrinks a failing grid by
+/// emptying cells one at a time (and by trying smaller rectangles and
+/// grids), so a failure ends on a grid where every piece matters.
+fn grid_after_a_move(sides: RangeInclusive<usize>) -> impl Strategy<Value = Case> {
+    let shape = (sides.clone(), sides, any::<bool>(), 1..=4u32);
+    let places = [(); 5].map(|_| any::<Index>());
+    (shape, places).prop_flat_map(
+        |((width, height, ringed, tenths), [xa, xb, ya, yb, pick])| {
+            // A rectangle of at least 3x3 where the grid allows.
+            let span = |a: Index, b: Index, side: usize| {
+                let low = a.index(side.saturating_sub(2).max(1));
+                (
+                    low,
+                    (low + 2 + b.index(side.saturating_sub(low + 2).max(1))).min(side - 1),
+                )
+            };
+            let ((x0, x1), (y0, y1)) = (span(xa, xb, width), span(ya, yb, height));
+            let on_border = move |(x, y): XY| {
+                (x0..=x1).contains(&x)
+                    && (y0..=y1).contains(&y)
+                    && (x == x0 || x == x1 || y == y0 || y == y1)
+            };
+            let cells: Vec<XY> = (0..height)
+                .flat_map(|y| (0..width).map(move |x| (x, y)))
+                .collect();
+            let border: Vec<XY> = cells.iter().copied().filter(|&c| on_border(c)).collect();
+            let moved = if ringed {
+                border[pick.index(border.len())]
+            } else {
+                cells[pick.index(cells.len())]
+            };
+            let occupancy: Vec<_> = cells
+                .iter()
+                .map(|&cell| {
+                    prop::bool::weighted(match (ringed, on_border(cell)) {
+                        (false, _) => f64::from(tenths) / 10.0,
+                        (true, true) => 0.95,
+                        (true, false) => 0.2,
+                    })
+                })
+                .collect();
+            occupancy.prop_map(move |occupied| {
+                let mut grid = OGrid::new(width, height);
+                for (&cell, occupied) in cells.iter().zip(occupied) {
+                    grid.set(cell, occupied);
+                }
+                grid.set(moved, true);
+                Case {
+                    grid,
+                    moved: vec![moved],
+                    origin: format!("proptest {width}x{height}"),
+                }
+            })
+        },
+    )
+}
+
+proptest! {
+    #![proptest_config(common::strategies::config(300))]
+
+    /// Everything `check` compares (verdicts and sizes at MinEnclosed 1 to 3,
+    /// bitboard and grid, sequential and parallel, the smallest chain).
+    #[test]
+    fn random_boards_agree_with_the_oracle(case in grid_after_a_move(8..=8)) {
+        check(&case, PROPERTY_BUDGET, &Tally::default()).map_err(TestCaseError::fail)?;
+    }
+
+    #[test]
+    fn random_grids_agree_with_the_oracle(case in grid_after_a_move(2..=9)) {
+        check(&case, PROPERTY_BUDGET, &Tally::default()).map_err(TestCaseError::fail)?;
+    }
+}
+
+/// The two properties above draw boards the oracle labels and that form
+/// chains, so they check what they claim to: 200 of each, drawn as they draw
+/// them.
+#[test]
+fn the_random_boards_of_the_properties_form_chains() {
+    let mut runner = TestRunner::deterministic();
+    for (name, strategy) in [
+        ("boards", grid_after_a_move(8..=8)),
+        ("grids", grid_after_a_move(2..=9)),
+    ] {
+        let tally = Tally::default();
+        for _ in 0..200 {
+            let case = strategy.new_tree(&mut runner).unwrap().current();
+            check(&case, PROPERTY_BUDGET, &tally).unwrap();
+        }
+        let evaluated = tally.evaluated.load(Ordering::Relaxed);
+        let chains = tally.chains.load(Ordering::Relaxed);
+        println!("{name}: {evaluated} of 200 labelled, {chains} chains at MinEnclosed 2");
+        assert!(evaluated >= 180, "{name}: only {evaluated} of 200 labelled");
+        assert!(
+            chains >= 25,
+            "{name}: only {chains} chains at MinEnclosed 2"
+        );
+    }
 }
 
 /// A FEN placement of `grid` (8x8) with a random man, never a king, on each

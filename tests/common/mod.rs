@@ -6,6 +6,7 @@ pub mod large_grids;
 pub mod minimax;
 pub mod oracle;
 pub mod scratch;
+pub mod strategies;
 
 use catena::board::Square;
 use catena::tools::epd;
