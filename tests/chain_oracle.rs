@@ -543,65 +543,88 @@ fn chains_epd_suite() {
 /// board they draw.
 const PROPERTY_BUDGET: u64 = 200_000;
 
+/// How a property's grid is laid out around a rectangle of at least 3x3.
+#[derive(Clone, Copy, Debug)]
+enum Layout {
+    /// Every cell at one density, 10% to 40%; the moved cell anywhere.
+    Uniform(u32),
+    /// The rectangle's border at 95%, the rest at 20%; the moved cell on the
+    /// border, so that loops and near-loops through it are common.
+    Ring,
+    /// The border at 95%, inside at 40%, outside at 10%; the moved cell
+    /// inside, so that it often stands deep in a block, where only part of
+    /// a group can be surrounded.
+    Room,
+}
+
 /// A `width` x `height` grid (sides drawn from `sides`) and a moved cell,
-/// occupied by force. Half the grids have each cell occupied at one density
-/// (10% to 50%); the other half have a rectangle whose border is occupied at
-/// 90% and the rest at 25%, the moved cell on that border, so that loops and
-/// near-loops through it are common. Proptest shrinks a failing grid by
-/// emptying cells one at a time (and by trying smaller rectangles and
-/// grids), so a failure ends on a grid where every piece matters.
+/// occupied by force, in one of the three layouts. Proptest shrinks a
+/// failing grid by emptying cells one at a time (and by trying other
+/// rectangles and smaller grids), so a failure ends on a grid where every
+/// piece matters.
 fn grid_after_a_move(sides: RangeInclusive<usize>) -> impl Strategy<Value = Case> {
-    let shape = (sides.clone(), sides, any::<bool>(), 1..=4u32);
+    let layout = prop_oneof![
+        (1..=4u32).prop_map(Layout::Uniform),
+        Just(Layout::Ring),
+        Just(Layout::Room),
+    ];
+    let shape = (sides.clone(), sides, layout);
     let places = [(); 5].map(|_| any::<Index>());
-    (shape, places).prop_flat_map(
-        |((width, height, ringed, tenths), [xa, xb, ya, yb, pick])| {
-            // A rectangle of at least 3x3 where the grid allows.
-            let span = |a: Index, b: Index, side: usize| {
-                let low = a.index(side.saturating_sub(2).max(1));
-                (
-                    low,
-                    (low + 2 + b.index(side.saturating_sub(low + 2).max(1))).min(side - 1),
-                )
-            };
-            let ((x0, x1), (y0, y1)) = (span(xa, xb, width), span(ya, yb, height));
-            let on_border = move |(x, y): XY| {
-                (x0..=x1).contains(&x)
-                    && (y0..=y1).contains(&y)
-                    && (x == x0 || x == x1 || y == y0 || y == y1)
-            };
-            let cells: Vec<XY> = (0..height)
-                .flat_map(|y| (0..width).map(move |x| (x, y)))
-                .collect();
-            let border: Vec<XY> = cells.iter().copied().filter(|&c| on_border(c)).collect();
-            let moved = if ringed {
-                border[pick.index(border.len())]
-            } else {
-                cells[pick.index(cells.len())]
-            };
-            let occupancy: Vec<_> = cells
+    (shape, places).prop_flat_map(|((width, height, layout), [xa, xb, ya, yb, pick])| {
+        // A rectangle of at least 3x3 where the grid allows.
+        let span = |a: Index, b: Index, side: usize| {
+            let low = a.index(side.saturating_sub(2).max(1));
+            let high = low + 2 + b.index(side.saturating_sub(low + 2).max(1));
+            (low, high.min(side - 1))
+        };
+        let ((x0, x1), (y0, y1)) = (span(xa, xb, width), span(ya, yb, height));
+        let inside = move |(x, y): XY| (x0..=x1).contains(&x) && (y0..=y1).contains(&y);
+        let on_border =
+            move |(x, y): XY| inside((x, y)) && (x == x0 || x == x1 || y == y0 || y == y1);
+        let cells: Vec<XY> = (0..height)
+            .flat_map(|y| (0..width).map(move |x| (x, y)))
+            .collect();
+        let choices: Vec<XY> = match layout {
+            Layout::Uniform(_) => cells.clone(),
+            Layout::Ring => cells.iter().copied().filter(|&c| on_border(c)).collect(),
+            Layout::Room => cells
                 .iter()
-                .map(|&cell| {
-                    prop::bool::weighted(match (ringed, on_border(cell)) {
-                        (false, _) => f64::from(tenths) / 10.0,
-                        (true, true) => 0.95,
-                        (true, false) => 0.2,
-                    })
+                .copied()
+                .filter(|&c| inside(c) && !on_border(c))
+                .collect(),
+        };
+        // A room too thin to have an inside: the moved cell anywhere.
+        let choices = if choices.is_empty() {
+            cells.clone()
+        } else {
+            choices
+        };
+        let moved = choices[pick.index(choices.len())];
+        let occupancy: Vec<_> = cells
+            .iter()
+            .map(|&cell| {
+                prop::bool::weighted(match layout {
+                    Layout::Uniform(tenths) => f64::from(tenths) / 10.0,
+                    _ if on_border(cell) => 0.95,
+                    Layout::Ring => 0.2,
+                    Layout::Room if inside(cell) => 0.4,
+                    Layout::Room => 0.1,
                 })
-                .collect();
-            occupancy.prop_map(move |occupied| {
-                let mut grid = OGrid::new(width, height);
-                for (&cell, occupied) in cells.iter().zip(occupied) {
-                    grid.set(cell, occupied);
-                }
-                grid.set(moved, true);
-                Case {
-                    grid,
-                    moved: vec![moved],
-                    origin: format!("proptest {width}x{height}"),
-                }
             })
-        },
-    )
+            .collect();
+        occupancy.prop_map(move |occupied| {
+            let mut grid = OGrid::new(width, height);
+            for (&cell, occupied) in cells.iter().zip(occupied) {
+                grid.set(cell, occupied);
+            }
+            grid.set(moved, true);
+            Case {
+                grid,
+                moved: vec![moved],
+                origin: format!("proptest {width}x{height}, {layout:?}"),
+            }
+        })
+    })
 }
 
 proptest! {

@@ -11,7 +11,9 @@ use proptest::test_runner::FileFailurePersistence;
 
 /// `cases` cases, unless `PROPTEST_CASES` asks for another number; a failing
 /// case's seed is kept beside the test (`tests/NAME.proptest-regressions`)
-/// and tried first on later runs.
+/// and tried first on later runs. Shrinking takes up to 20,000 steps (a
+/// game of 160 actions, an index each, needs thousands) or 30 seconds (a
+/// step of the chain properties asks the oracle).
 pub fn config(cases: u32) -> ProptestConfig {
     let default = ProptestConfig::default();
     ProptestConfig {
@@ -23,6 +25,8 @@ pub fn config(cases: u32) -> ProptestConfig {
         failure_persistence: Some(Box::new(FileFailurePersistence::WithSource(
             "proptest-regressions",
         ))),
+        max_shrink_iters: 20_000,
+        max_shrink_time: 30_000,
         ..default
     }
 }
