@@ -9,12 +9,10 @@
 
 mod common;
 
-use std::ops::RangeInclusive;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use proptest::prelude::*;
-use proptest::sample::Index;
 use proptest::strategy::ValueTree;
 use proptest::test_runner::{TestCaseError, TestRunner};
 use rayon::prelude::*;
@@ -29,6 +27,7 @@ use common::oracle::{
     OGrid, Options, XY, check_link, enclosed_empties, largest_king_group, oracle,
 };
 use common::scratch::ScratchDir;
+use common::strategies::grid_after_a_move;
 use common::{chain_suite, spec_table};
 
 const MINS: [u32; 3] = [1, 2, 3];
@@ -543,102 +542,18 @@ fn chains_epd_suite() {
 /// board they draw.
 const PROPERTY_BUDGET: u64 = 200_000;
 
-/// How a property's grid is laid out around a rectangle of at least 3x3.
-#[derive(Clone, Copy, Debug)]
-enum Layout {
-    /// Every cell at one density, 10% to 40%; the moved cell anywhere.
-    Uniform(u32),
-    /// The rectangle's border at 95%, the rest at 20%; the moved cell on the
-    /// border, so that loops and near-loops through it are common.
-    Ring,
-    /// The border at 95%, inside at 40%, outside at 10%; the moved cell
-    /// inside, so that it often stands deep in a block, where only part of
-    /// a group can be surrounded.
-    Room,
-}
-
-/// A `width` x `height` grid (sides drawn from `sides`) and a moved cell,
-/// occupied by force, in one of the three layouts. Proptest shrinks a
-/// failing grid by emptying cells one at a time (and by trying other
-/// rectangles and smaller grids), so a failure ends on a grid where every
-/// piece matters.
-fn grid_after_a_move(sides: RangeInclusive<usize>) -> impl Strategy<Value = Case> {
-    let layout = prop_oneof![
-        (1..=4u32).prop_map(Layout::Uniform),
-        Just(Layout::Ring),
-        Just(Layout::Room),
-    ];
-    let shape = (sides.clone(), sides, layout);
-    let places = [(); 5].map(|_| any::<Index>());
-    (shape, places).prop_flat_map(|((width, height, layout), [xa, xb, ya, yb, pick])| {
-        // A rectangle of at least 3x3 where the grid allows.
-        let span = |a: Index, b: Index, side: usize| {
-            let low = a.index(side.saturating_sub(2).max(1));
-            let high = low + 2 + b.index(side.saturating_sub(low + 2).max(1));
-            (low, high.min(side - 1))
-        };
-        let ((x0, x1), (y0, y1)) = (span(xa, xb, width), span(ya, yb, height));
-        let inside = move |(x, y): XY| (x0..=x1).contains(&x) && (y0..=y1).contains(&y);
-        let on_border =
-            move |(x, y): XY| inside((x, y)) && (x == x0 || x == x1 || y == y0 || y == y1);
-        let cells: Vec<XY> = (0..height)
-            .flat_map(|y| (0..width).map(move |x| (x, y)))
-            .collect();
-        let choices: Vec<XY> = match layout {
-            Layout::Uniform(_) => cells.clone(),
-            Layout::Ring => cells.iter().copied().filter(|&c| on_border(c)).collect(),
-            Layout::Room => cells
-                .iter()
-                .copied()
-                .filter(|&c| inside(c) && !on_border(c))
-                .collect(),
-        };
-        // A room too thin to have an inside: the moved cell anywhere.
-        let choices = if choices.is_empty() {
-            cells.clone()
-        } else {
-            choices
-        };
-        let moved = choices[pick.index(choices.len())];
-        let occupancy: Vec<_> = cells
-            .iter()
-            .map(|&cell| {
-                prop::bool::weighted(match layout {
-                    Layout::Uniform(tenths) => f64::from(tenths) / 10.0,
-                    _ if on_border(cell) => 0.95,
-                    Layout::Ring => 0.2,
-                    Layout::Room if inside(cell) => 0.4,
-                    Layout::Room => 0.1,
-                })
-            })
-            .collect();
-        occupancy.prop_map(move |occupied| {
-            let mut grid = OGrid::new(width, height);
-            for (&cell, occupied) in cells.iter().zip(occupied) {
-                grid.set(cell, occupied);
-            }
-            grid.set(moved, true);
-            Case {
-                grid,
-                moved: vec![moved],
-                origin: format!("proptest {width}x{height}, {layout:?}"),
-            }
-        })
-    })
-}
-
 proptest! {
     #![proptest_config(common::strategies::config(300))]
 
     /// Everything `check` compares (verdicts and sizes at MinEnclosed 1 to 3,
     /// bitboard and grid, sequential and parallel, the smallest chain).
     #[test]
-    fn random_boards_agree_with_the_oracle(case in grid_after_a_move(8..=8)) {
+    fn random_boards_agree_with_the_oracle(case in grid_after_a_move(8..=8, 4)) {
         check(&case, PROPERTY_BUDGET, &Tally::default()).map_err(TestCaseError::fail)?;
     }
 
     #[test]
-    fn random_grids_agree_with_the_oracle(case in grid_after_a_move(2..=9)) {
+    fn random_grids_agree_with_the_oracle(case in grid_after_a_move(2..=9, 4)) {
         check(&case, PROPERTY_BUDGET, &Tally::default()).map_err(TestCaseError::fail)?;
     }
 }
@@ -650,8 +565,8 @@ proptest! {
 fn the_random_boards_of_the_properties_form_chains() {
     let mut runner = TestRunner::deterministic();
     for (name, strategy) in [
-        ("boards", grid_after_a_move(8..=8)),
-        ("grids", grid_after_a_move(2..=9)),
+        ("boards", grid_after_a_move(8..=8, 4)),
+        ("grids", grid_after_a_move(2..=9, 4)),
     ] {
         let tally = Tally::default();
         for _ in 0..200 {
