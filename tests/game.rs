@@ -393,7 +393,8 @@ fn check_game(game: &RandomGame) -> Result<Exercised, TestCaseError> {
     let mut state = GameState::from_fen(game.start, rules).unwrap();
     let mut exercised = Exercised::default();
     let mut history = Vec::new();
-    // The limit of the run in progress, fixed by its first switch.
+    // The limit of the run in progress: set by the move that would start a
+    // run (any move while none is on), kept while the run lasts.
     let mut limit = None;
     for action in &game.actions {
         if state.outcome().is_some() {
