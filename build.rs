@@ -6,30 +6,24 @@ use std::fmt::Write;
 #[path = "src/board/slider_geometry.rs"]
 mod slider_geometry;
 
+// The repository's one generator, seeded: every build finds the same factors.
+#[path = "src/rng.rs"]
+#[allow(dead_code)]
+mod rng;
+
+use rng::SplitMix64;
 use slider_geometry::{
     BISHOP_DIRECTIONS, ROOK_DIRECTIONS, ray_attacks, relevant_blockers, subsets,
 };
 
-/// xorshift64*: deterministic, so every build finds the same factors.
-struct Random(u64);
-
-impl Random {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-
-    /// Factors with few set bits succeed far more often.
-    fn sparse(&mut self) -> u64 {
-        self.next() & self.next() & self.next()
-    }
+/// Factors with few set bits succeed far more often.
+fn sparse(random: &mut SplitMix64) -> u64 {
+    random.next_u64() & random.next_u64() & random.next_u64()
 }
 
 /// A factor that maps every blocker subset of `square` to a slot of
 /// `1 << popcount(mask)` where no two subsets with different attacks meet.
-fn find_magic(square: u8, directions: &[(i8, i8); 4], random: &mut Random) -> u64 {
+fn find_magic(square: u8, directions: &[(i8, i8); 4], random: &mut SplitMix64) -> u64 {
     let mask = relevant_blockers(square, directions);
     let shift = 64 - mask.count_ones();
     let cases: Vec<(u64, u64)> = subsets(mask)
@@ -38,7 +32,7 @@ fn find_magic(square: u8, directions: &[(i8, i8); 4], random: &mut Random) -> u6
     let mut slots = vec![0u64; cases.len()];
     let mut filled_in_attempt = vec![0u32; cases.len()];
     for attempt in 1.. {
-        let factor = random.sparse();
+        let factor = sparse(random);
         if (mask.wrapping_mul(factor) >> 56).count_ones() < 6 {
             continue;
         }
@@ -62,7 +56,8 @@ fn find_magic(square: u8, directions: &[(i8, i8); 4], random: &mut Random) -> u6
 fn main() {
     println!("cargo::rerun-if-changed=build.rs");
     println!("cargo::rerun-if-changed=src/board/slider_geometry.rs");
-    let mut random = Random(0x9e37_79b9_7f4a_7c15);
+    println!("cargo::rerun-if-changed=src/rng.rs");
+    let mut random = SplitMix64::new(0x9e37_79b9_7f4a_7c15);
     let mut source = String::new();
     for (name, directions) in [("ROOK", &ROOK_DIRECTIONS), ("BISHOP", &BISHOP_DIRECTIONS)] {
         let factors: Vec<String> = (0..64)

@@ -1,34 +1,35 @@
-//! `cargo bench --bench chain [board|grids]`:
-//! * `board`: the cost of the engine's chain check on positions from games,
-//!   after every move, beside the cost of generating the same positions'
-//!   legal moves and of the paper's criterion;
-//! * `grids`: the verdict on large grids (mazes with one far pocket, and
-//!   fortresses), sequential and parallel.
+//! The chain check's cost, under criterion (`cargo bench --bench chain`,
+//! then `-- --save-baseline NAME` and `-- --baseline NAME` to compare):
+//! * `board`: positions after every move of pseudo-random games, each group a
+//!   pass over a set of positions (criterion's throughput is per position):
+//!   the engine's chain check beside legal move generation and the paper's
+//!   criterion, the check on the positions past its cheap rejection, and the
+//!   chain size where a chain formed;
+//! * `grid_*`: the verdict on large grids (mazes with one far pocket, through
+//!   the seal and through a far wall, and fortresses through their centre),
+//!   sequential and parallel, 8x8 to 255x255.
 //!
-//! Without an argument, both.
+//! A filter picks a part: `cargo bench --bench chain -- board` or `-- grid`.
+//! Samples are few and short, so that the whole run takes about two minutes.
 
 use std::hint::black_box;
-use std::time::Instant;
+use std::time::Duration;
+
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 
 use catena::board::{Bitboard, Position};
 use catena::chain::{self, Cell, Grid, Parallelism, paper};
+use catena::rng::SplitMix64;
 
 #[path = "../tests/common/mod.rs"]
 mod common;
 
-use common::large_grids::{fortress, maze};
+use common::large_grids::{Maze, fortress, maze};
 
-/// Positions after every move of pseudo-random games: each move is taken from
-/// the legal ones, preferring quiet pawn and minor-piece moves early on as
-/// real openings do, so pockets form as they do in play.
+/// Positions after every move of pseudo-random games, with the squares the
+/// move landed on: moves drawn uniformly from the legal ones.
 fn game_positions(games: u64, plies: usize) -> Vec<(Position, Bitboard)> {
-    let mut seed = 0x2545_f491_4f6c_dd1d_u64;
-    let mut random = move || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed
-    };
+    let mut random = SplitMix64::new(0x2545_f491_4f6c_dd1d);
     let mut positions = Vec::new();
     for _ in 0..games {
         let mut position = Position::startpos();
@@ -37,7 +38,7 @@ fn game_positions(games: u64, plies: usize) -> Vec<(Position, Bitboard)> {
             if moves.is_empty() {
                 break;
             }
-            let mv = moves[random() as usize % moves.len()];
+            let mv = moves[random.below(moves.len())];
             let landing = position.landing_squares(mv);
             position = position.after(mv);
             positions.push((position.clone(), landing));
@@ -46,74 +47,24 @@ fn game_positions(games: u64, plies: usize) -> Vec<(Position, Bitboard)> {
     positions
 }
 
-/// Nanoseconds per call of `work` over `items`, repeated `rounds` times.
-fn mean_ns<T>(items: &[T], rounds: u32, mut work: impl FnMut(&T)) -> f64 {
-    let start = Instant::now();
-    for _ in 0..rounds {
-        for item in items {
-            work(item);
-        }
-    }
-    start.elapsed().as_nanos() as f64 / (items.len() as f64 * f64::from(rounds))
+fn forms_chain((position, landing): &(Position, Bitboard)) -> bool {
+    chain::forms_chain(position.occupied(), *landing, 2)
 }
 
-/// Each item timed on its own (best of `repeats`), sorted: for percentiles.
-fn each_ns<T>(items: &[T], repeats: u32, mut work: impl FnMut(&T)) -> Vec<f64> {
-    let mut times: Vec<f64> = items
-        .iter()
-        .map(|item| {
-            (0..repeats)
-                .map(|_| {
-                    let start = Instant::now();
-                    work(item);
-                    start.elapsed().as_nanos() as f64
-                })
-                .fold(f64::MAX, f64::min)
-        })
-        .collect();
-    times.sort_by(f64::total_cmp);
-    times
-}
-
-fn percentile(sorted: &[f64], fraction: f64) -> f64 {
-    sorted[((sorted.len() - 1) as f64 * fraction) as usize]
-}
-
-fn main() {
-    let part = std::env::args().skip(1).find(|arg| !arg.starts_with('-'));
-    if part.as_deref() != Some("grids") {
-        board();
-    }
-    if part.as_deref() != Some("board") {
-        grids();
-    }
-}
-
-/// The chess board: positions from games.
-fn board() {
+/// The chess board: one pass over the positions of 100 games per iteration.
+fn board(c: &mut Criterion) {
     catena::board::attacks::init();
-    let positions = game_positions(400, 160);
-    let past_rejection: Vec<&(Position, Bitboard)> = positions
+    let positions = game_positions(100, 160);
+    let past_rejection: Vec<_> = positions
         .iter()
         .filter(|(position, _)| chain::cuts_off_a_group(position.occupied(), 2))
+        .cloned()
         .collect();
-    let forming: Vec<&(Position, Bitboard)> = positions
+    let forming: Vec<_> = positions
         .iter()
-        .filter(|(position, landing)| chain::forms_chain(position.occupied(), *landing, 2))
+        .filter(|p| forms_chain(p))
+        .cloned()
         .collect();
-
-    let movegen = mean_ns(&positions, 5, |(position, _)| {
-        black_box(position.legal_moves());
-    });
-    let check = mean_ns(&positions, 5, |(position, landing)| {
-        black_box(chain::forms_chain(position.occupied(), *landing, 2));
-    });
-    let hard = each_ns(&past_rejection, 5, |(position, landing)| {
-        black_box(chain::forms_chain(position.occupied(), *landing, 2));
-    });
-    let sizes = each_ns(&forming, 3, |(position, landing)| {
-        black_box(chain::chain_size(position.occupied(), *landing, 2));
-    });
     let grids: Vec<(Grid, Cell)> = positions
         .iter()
         .map(|(position, landing)| {
@@ -121,92 +72,116 @@ fn board() {
             (Grid::from_bitboard(position.occupied()), Cell::from(piece))
         })
         .collect();
-    let paper = mean_ns(&grids, 1, |(grid, cell)| {
-        black_box(paper::paper_criterion(grid, *cell));
-    });
+    println!(
+        "board: {} positions from 100 games, {} past the cheap rejection, {} forming a chain",
+        positions.len(),
+        past_rejection.len(),
+        forming.len()
+    );
 
-    println!(
-        "positions from games: {} (after every move of 400 games)",
-        positions.len()
-    );
-    println!("chains formed (MinEnclosed 2): {}", forming.len());
-    println!("legal move generation, mean:        {movegen:8.0} ns");
-    println!("engine chain check, mean:           {check:8.0} ns");
-    println!("paper's criterion, mean:            {paper:8.0} ns");
-    println!(
-        "past the cheap rejection ({} positions): median {:.0} ns, p99 {:.0} ns, max {:.0} ns",
-        hard.len(),
-        percentile(&hard, 0.5),
-        percentile(&hard, 0.99),
-        percentile(&hard, 1.0)
-    );
-    if !sizes.is_empty() {
-        println!(
-            "chain size where a chain formed ({}): median {:.0} ns, p99 {:.0} ns, max {:.0} ns",
-            sizes.len(),
-            percentile(&sizes, 0.5),
-            percentile(&sizes, 0.99),
-            percentile(&sizes, 1.0)
-        );
-    }
+    let mut group = c.benchmark_group("board");
+    group.throughput(Throughput::Elements(positions.len() as u64));
+    group.bench_function("legal_moves", |b| {
+        b.iter(|| {
+            for (position, _) in &positions {
+                black_box(position.legal_moves());
+            }
+        })
+    });
+    group.bench_function("forms_chain", |b| {
+        b.iter(|| {
+            for position in &positions {
+                black_box(forms_chain(black_box(position)));
+            }
+        })
+    });
+    group.bench_function("paper_criterion", |b| {
+        b.iter(|| {
+            for (grid, cell) in &grids {
+                black_box(paper::paper_criterion(grid, *cell));
+            }
+        })
+    });
+    group.throughput(Throughput::Elements(past_rejection.len() as u64));
+    group.bench_function("forms_chain_past_rejection", |b| {
+        b.iter(|| {
+            for position in &past_rejection {
+                black_box(forms_chain(black_box(position)));
+            }
+        })
+    });
+    group.throughput(Throughput::Elements(forming.len() as u64));
+    group.bench_function("chain_size_where_formed", |b| {
+        b.iter(|| {
+            for (position, landing) in &forming {
+                black_box(chain::chain_size(position.occupied(), *landing, 2));
+            }
+        })
+    });
+    group.finish();
 }
 
-/// Microseconds per verdict, sequential and parallel:
-/// the two alternate in rounds, and each keeps its best round, the one least
-/// disturbed by other work on the machine.
-fn sequential_and_parallel(grid: &Grid, piece: Cell, min_enclosed: u32) -> (f64, f64) {
-    let calls = (400_000 / (grid.width() * grid.height())).clamp(4, 2000);
-    let mut best = [f64::MAX; 2];
-    for _round in 0..7 {
-        for (way, parallelism) in [Parallelism::Sequential, Parallelism::Parallel]
-            .into_iter()
-            .enumerate()
-        {
-            let start = Instant::now();
-            for _ in 0..calls {
-                black_box(chain::grid_forms_chain_with(
-                    grid,
-                    &[piece],
-                    min_enclosed,
-                    parallelism,
-                ));
-            }
-            let micros = start.elapsed().as_secs_f64() * 1e6 / calls as f64;
-            best[way] = best[way].min(micros);
+const SIDES: [usize; 6] = [8, 16, 32, 64, 128, 255];
+
+/// One group of large grids: the verdict at MinEnclosed 2 on each side's
+/// cases (one iteration runs them all), sequential and parallel.
+fn grid_group(c: &mut Criterion, name: &str, cases: impl Fn(usize) -> Vec<(Grid, Cell)>) {
+    let mut group = c.benchmark_group(name);
+    for side in SIDES {
+        let cases = cases(side);
+        group.throughput(Throughput::Elements(cases.len() as u64));
+        for parallelism in [Parallelism::Sequential, Parallelism::Parallel] {
+            let id = BenchmarkId::new(format!("{parallelism:?}").to_lowercase(), side);
+            group.bench_with_input(id, &cases, |b, cases| {
+                b.iter(|| {
+                    for (grid, piece) in cases {
+                        black_box(chain::grid_forms_chain_with(
+                            grid,
+                            &[*piece],
+                            2,
+                            parallelism,
+                        ));
+                    }
+                })
+            });
         }
     }
-    (best[0], best[1])
+    group.finish();
 }
 
 /// Large grids: the verdict through a maze's seal (a chain), through a wall
 /// far from its pocket (none), and through a fortress's centre, where the
-/// corridor search floods everything inside the moat.
-fn grids() {
-    println!(
-        "verdict on large grids, MinEnclosed 2, microseconds (sequential / parallel, best of 7 rounds)"
-    );
-    println!(
-        "{:>7}  {:>22}  {:>22}  {:>22}",
-        "grid", "maze, seal", "maze, far wall", "fortress, centre"
-    );
-    for side in [8, 16, 24, 32, 48, 64, 96, 128, 192, 255] {
-        let mut line = format!("{:>7}", format!("{side}x{side}"));
-        let mazes: Vec<_> = (0..4).map(|seed| maze(seed, side, side)).collect();
-        for piece in [
-            |m: &common::large_grids::Maze| m.seal,
-            |m: &common::large_grids::Maze| m.far_wall,
-        ] {
-            let (mut sequential, mut parallel) = (0.0, 0.0);
-            for maze in &mazes {
-                let (s, p) = sequential_and_parallel(&maze.grid, piece(maze), 2);
-                sequential += s / mazes.len() as f64;
-                parallel += p / mazes.len() as f64;
-            }
-            line += &format!("  {sequential:>9.1} / {parallel:>9.1}");
-        }
-        let (grid, centre) = fortress(side, side);
-        let (sequential, parallel) = sequential_and_parallel(&grid, centre, 2);
-        line += &format!("  {sequential:>9.1} / {parallel:>9.1}");
-        println!("{line}");
-    }
+/// corridor search floods everything inside the moat. Four mazes a side.
+fn grids(c: &mut Criterion) {
+    let mazes = |side, piece: fn(&Maze) -> Cell| {
+        (0..4)
+            .map(|seed| {
+                let maze = maze(seed, side, side);
+                let piece = piece(&maze);
+                (maze.grid, piece)
+            })
+            .collect()
+    };
+    grid_group(c, "grid_maze_seal", |side| mazes(side, |m| m.seal));
+    grid_group(c, "grid_maze_far_wall", |side| mazes(side, |m| m.far_wall));
+    grid_group(c, "grid_fortress_centre", |side| vec![fortress(side, side)]);
 }
+
+/// Few short samples and a lighter analysis, without plots: on two busy
+/// cores the analysis and the plots, not the measurements, took most of
+/// the time.
+fn quick() -> Criterion {
+    Criterion::default()
+        .sample_size(10)
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_millis(1500))
+        .nresamples(10_000)
+        .without_plots()
+}
+
+criterion_group! {
+    name = benches;
+    config = quick();
+    targets = board, grids
+}
+criterion_main!(benches);

@@ -1,6 +1,12 @@
 //! SplitMix64 (Sebastiano Vigna's): a tiny generator seeded with any value,
-//! for the trainer's first weights and shuffles and the match's opening
-//! order, so that a run depends only on its inputs and its seed.
+//! and the only one in the repository. The trainer's first weights and
+//! shuffles, the match's opening order, the Zobrist keys, the build script's
+//! magic factors (it includes this file by path), and the seeded positions of
+//! the tests and benches all draw from it, so that every run depends only on
+//! its inputs and its seed.
+//!
+//! Neighbouring seeds give unrelated streams: every output passes through the
+//! finaliser, so seeds 0, 1, 2 ... are as good as any.
 
 #[derive(Clone, Debug)]
 pub struct SplitMix64(u64);
@@ -21,6 +27,16 @@ impl SplitMix64 {
     /// Uniform in `0..n` (n > 0), by remainder: biased by less than n / 2^64.
     pub fn below(&mut self, n: usize) -> usize {
         (self.next_u64() % n as u64) as usize
+    }
+
+    /// Uniform in `low..=high`.
+    pub fn range(&mut self, low: usize, high: usize) -> usize {
+        low + self.below(high - low + 1)
+    }
+
+    /// True with probability `percent` / 100.
+    pub fn percent(&mut self, percent: u32) -> bool {
+        self.below(100) < percent as usize
     }
 
     /// Uniform in `-bound..bound`.

@@ -12,18 +12,23 @@ mod common;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
+use proptest::prelude::*;
+use proptest::strategy::ValueTree;
+use proptest::test_runner::{TestCaseError, TestRunner};
 use rayon::prelude::*;
 
 use catena::board::{Bitboard, Placement, Position, Square};
 use catena::chain::{self, Cell, Grid, Parallelism};
-use common::SPEC_TABLE;
+use catena::rng::SplitMix64;
 use common::generators::{
-    Case, Rng, cells_of, dense_cluster, piece_in_a_room, random_board, random_game, ring,
+    Case, cells_of, dense_cluster, piece_in_a_room, random_board, random_game, ring,
 };
 use common::oracle::{
     OGrid, Options, XY, check_link, enclosed_empties, largest_king_group, oracle,
 };
 use common::scratch::ScratchDir;
+use common::strategies::grid_after_a_move;
+use common::{chain_suite, spec_table};
 
 const MINS: [u32; 3] = [1, 2, 3];
 
@@ -455,24 +460,30 @@ fn oracle_rim_pruning_changes_nothing() {
 
 #[test]
 fn oracle_agrees_with_the_spec_table() {
-    for (fen, moved, chain, size) in SPEC_TABLE {
-        let grid = OGrid::from_u64(Placement::from_fen(fen).unwrap().occupied().0);
+    let table = spec_table();
+    for line in &table {
+        let grid = OGrid::from_u64(Placement::from_fen(&line.fen).unwrap().occupied().0);
         for pruning in [true, false] {
             let options = Options {
                 budget: 50_000_000,
                 rim_pruning: pruning,
             };
-            let (verdicts, _) = oracle(&grid, &[cell(moved)], &[2], options).expect("in budget");
+            let moved = cells_of(line.moved.iter().copied().collect());
+            let (verdicts, _) = oracle(&grid, &moved, &[2], options).expect("in budget");
             let v = &verdicts[0];
             assert_eq!(
                 (v.chain, v.size),
-                (chain, size),
-                "{fen} {moved} pruning {pruning}"
+                (line.chain, line.size),
+                "{} {:?} pruning {pruning}",
+                line.fen,
+                line.moved
             );
         }
     }
     // The table's f8 line: the smallest link through f8 holds exactly e4 e5 f5 e6 f6.
-    let grid = OGrid::from_u64(Placement::from_fen(SPEC_TABLE[6].0).unwrap().occupied().0);
+    let f8 = &table[6];
+    assert_eq!(f8.moved, ["f8".parse().unwrap()]);
+    let grid = OGrid::from_u64(Placement::from_fen(&f8.fen).unwrap().occupied().0);
     let (verdicts, _) = oracle(&grid, &[cell("f8")], &[2], Options::default()).unwrap();
     let inside = enclosed_empties(&grid, &verdicts[0].smallest);
     let mut expected: Vec<XY> = ["e4", "e5", "f5", "e6", "f6"].map(cell).to_vec();
@@ -512,41 +523,31 @@ fn the_spec_tables_thirty_three_of_forty_six() {
 /// Every line of `perft/chains.epd` against the oracle and `catena::chain`.
 #[test]
 fn chains_epd_suite() {
-    let text =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/perft/chains.epd")).unwrap();
-    let lines = catena::tools::epd::parse_suite(&text);
+    let lines = chain_suite();
     assert!(lines.len() >= 300, "only {} positions", lines.len());
     let failures: Vec<String> = lines
         .par_iter()
         .filter_map(|line| {
             // A chain diagram: only where the men stand is read.
-            let position = Placement::from_fen(&line.fen)
-                .unwrap_or_else(|e| panic!("line {}: {e}", line.number));
-            let moved: Vec<XY> = line
-                .operand("moved")
-                .unwrap_or_else(|| panic!("line {}: no moved", line.number))
-                .split_whitespace()
-                .map(cell)
-                .collect();
-            let chain: bool = line.operand("chain").expect("chain") == "1";
-            let size: u32 = line.operand("size").expect("size").parse().unwrap();
-            let grid = OGrid::from_u64(position.occupied().0);
+            let occupied = Placement::from_fen(&line.fen)
+                .unwrap_or_else(|e| panic!("line {}: {e}", line.number))
+                .occupied();
+            let grid = OGrid::from_u64(occupied.0);
             let options = Options {
                 budget: 50_000_000,
                 rim_pruning: true,
             };
-            let (v, _) = oracle(&grid, &moved, &[2], options).expect("suite lines are labelled");
-            let landing: Bitboard = moved
-                .iter()
-                .map(|&(x, y)| Square::new(x as u8, y as u8))
-                .collect();
+            let landing: Bitboard = line.moved.iter().copied().collect();
+            let (v, _) =
+                oracle(&grid, &cells_of(landing), &[2], options).expect("suite lines are labelled");
             let ours = (
-                chain::forms_chain(position.occupied(), landing, 2),
-                chain::chain_size(position.occupied(), landing, 2),
+                chain::forms_chain(occupied, landing, 2),
+                chain::chain_size(occupied, landing, 2),
             );
-            ((v[0].chain, v[0].size) != (chain, size) || ours != (chain, size)).then(|| {
+            let expected = (line.chain, line.size);
+            ((v[0].chain, v[0].size) != expected || ours != expected).then(|| {
                 format!(
-                    "line {}: file ({chain}, {size}), oracle ({}, {}), catena {ours:?}",
+                    "line {}: file {expected:?}, oracle ({}, {}), catena {ours:?}",
                     line.number, v[0].chain, v[0].size
                 )
             })
@@ -555,9 +556,55 @@ fn chains_epd_suite() {
     assert!(failures.is_empty(), "{failures:#?}");
 }
 
+/// The oracle's search budget in the properties: enough for nearly every
+/// board they draw.
+const PROPERTY_BUDGET: u64 = 200_000;
+
+proptest! {
+    #![proptest_config(common::strategies::config(300))]
+
+    /// Everything `check` compares (verdicts and sizes at MinEnclosed 1 to 3,
+    /// bitboard and grid, sequential and parallel, the smallest chain).
+    #[test]
+    fn random_boards_agree_with_the_oracle(case in grid_after_a_move(8..=8, 4)) {
+        check(&case, PROPERTY_BUDGET, &Tally::default()).map_err(TestCaseError::fail)?;
+    }
+
+    #[test]
+    fn random_grids_agree_with_the_oracle(case in grid_after_a_move(2..=9, 4)) {
+        check(&case, PROPERTY_BUDGET, &Tally::default()).map_err(TestCaseError::fail)?;
+    }
+}
+
+/// The two properties above draw boards the oracle labels and that form
+/// chains, so they check what they claim to: 200 of each, drawn as they draw
+/// them.
+#[test]
+fn the_random_boards_of_the_properties_form_chains() {
+    let mut runner = TestRunner::deterministic();
+    for (name, strategy) in [
+        ("boards", grid_after_a_move(8..=8, 4)),
+        ("grids", grid_after_a_move(2..=9, 4)),
+    ] {
+        let tally = Tally::default();
+        for _ in 0..200 {
+            let case = strategy.new_tree(&mut runner).unwrap().current();
+            check(&case, PROPERTY_BUDGET, &tally).unwrap();
+        }
+        let evaluated = tally.evaluated.load(Ordering::Relaxed);
+        let chains = tally.chains.load(Ordering::Relaxed);
+        println!("{name}: {evaluated} of 200 labelled, {chains} chains at MinEnclosed 2");
+        assert!(evaluated >= 180, "{name}: only {evaluated} of 200 labelled");
+        assert!(
+            chains >= 25,
+            "{name}: only {chains} chains at MinEnclosed 2"
+        );
+    }
+}
+
 /// A FEN placement of `grid` (8x8) with a random man, never a king, on each
 /// occupied square: the diagrams `catena chain` must read without kings.
-fn kingless_fen(grid: &OGrid, rng: &mut Rng) -> String {
+fn kingless_fen(grid: &OGrid, rng: &mut SplitMix64) -> String {
     let men = ['P', 'N', 'B', 'R', 'Q', 'p', 'n', 'b', 'r', 'q'];
     let rows: Vec<String> = (0..8)
         .rev()
@@ -602,7 +649,7 @@ fn grid_text(grid: &OGrid) -> String {
 /// line answered, every answer the oracle's.
 #[test]
 fn the_chain_command_reads_kingless_boards_and_grids_as_the_oracle() {
-    let mut rng = Rng::new(0x6b1e55);
+    let mut rng = SplitMix64::new(0x6b1e55);
     let options = Options {
         budget: 200_000,
         rim_pruning: true,

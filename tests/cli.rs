@@ -5,9 +5,9 @@ use std::process::{Command, Output};
 
 use catena::board::{Color, Piece, Position};
 use catena::eval::network::Network;
+use catena::rng::SplitMix64;
 
 mod common;
-use common::generators::Rng;
 use common::scratch::ScratchDir;
 
 fn catena(args: &[&str]) -> Output {
@@ -238,7 +238,7 @@ fn material(position: &Position) -> i32 {
 /// One position from each of many random games, labelled with its material
 /// as the score and a result that follows it.
 fn material_lessons(lines: usize) -> String {
-    let mut random = Rng::new(7);
+    let mut random = SplitMix64::new(7);
     let mut text = String::new();
     let mut written = 0;
     while written < lines {

@@ -1,6 +1,10 @@
 //! FEN reading and writing: round trips, normalisation and every error.
 
 use catena::board::{FenError, Position};
+use proptest::prelude::*;
+
+mod common;
+use common::strategies::chess_game;
 
 #[test]
 fn round_trips_keep_all_six_fields() {
@@ -308,4 +312,42 @@ fn move_counters_never_wrap_and_always_read_back() {
     let fen = position.to_fen();
     assert!(fen.ends_with(" 65535 35001"), "{fen}");
     assert_eq!(Position::from_fen(&fen).unwrap(), position);
+}
+
+/// Where the random games of the round-trip property start: the start
+/// position, Kiwipete (castling, pins, en passant soon) and a position of
+/// promotions.
+const STARTS: [&str; 3] = [
+    Position::START_FEN,
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
+];
+
+proptest! {
+    #![proptest_config(common::strategies::config(400))]
+
+    /// Position -> FEN -> Position gives the same position (key, checkers and
+    /// pins included) and the same FEN, with any counters the FEN can hold.
+    /// A failure shrinks to the shortest game that reaches a bad position.
+    #[test]
+    fn positions_of_random_games_round_trip_through_fen(
+        game in chess_game(&STARTS, 0..160),
+        halfmove in 0..=u16::MAX,
+        fullmove in 1..=u16::MAX,
+    ) {
+        let position = game.end();
+        let fen = position.to_fen();
+        let read = Position::from_fen(&fen);
+        prop_assert_eq!(read.as_ref(), Ok(&position));
+        prop_assert_eq!(read.unwrap().to_fen(), fen.clone());
+
+        let mut fields: Vec<String> = fen.split(' ').map(str::to_string).collect();
+        fields[4] = halfmove.to_string();
+        fields[5] = fullmove.to_string();
+        let counted = fields.join(" ");
+        let read = Position::from_fen(&counted).unwrap();
+        prop_assert_eq!(read.to_fen(), counted);
+        prop_assert_eq!((read.halfmove_clock(), read.fullmove_number()), (halfmove, fullmove));
+        prop_assert_eq!(read.key(), position.key(), "the counters are not in the key");
+    }
 }

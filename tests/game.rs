@@ -2,9 +2,17 @@
 
 mod common;
 
-use catena::board::{Color, MoveKind, Piece, Position};
-use catena::game::{GameError, GameState, Player, Rules, SwitchRule, Termination};
-use common::generators::Rng;
+use std::fmt;
+
+use catena::board::{Color, Move, MoveKind, Piece, Position};
+use catena::chain;
+use catena::game::{
+    GameError, GameState, Player, Rules, SwitchRule, SwitchRun, Termination, forms_chain,
+};
+use proptest::prelude::*;
+use proptest::sample::Index;
+use proptest::strategy::ValueTree;
+use proptest::test_runner::{TestCaseError, TestRunner};
 
 fn game(fen: &str, rule: SwitchRule) -> GameState {
     GameState::from_fen(fen, Rules::new(rule, 2).unwrap()).unwrap()
@@ -255,49 +263,258 @@ fn a_switch_leaves_the_fen_counters_as_the_move_set_them() {
     );
 }
 
-/// In seeded random SSCC games, switching whenever a chain allows it half
-/// the time, every move's counters are recounted here from the board before
-/// it: reset by a pawn move or a capture, else one more; the move number up
-/// after Black's move, switch or not.
-#[test]
-fn fen_counters_follow_every_move_of_random_sscc_games() {
-    let mut switches = 0;
-    for seed in 0..60 {
-        let mut rng = Rng::new(seed);
-        let mut state = GameState::new(Position::startpos(), Rules::default());
-        for _ in 0..160 {
+/// A random SSCC game: the start, the rules, and for every ply an action:
+/// which move, whether to pick it among the moves that form a chain (where
+/// there are any: so that runs grow long enough to meet their limits), and
+/// whether to switch after it. Proptest shrinks a failing game to its fewest
+/// and earliest actions.
+struct RandomGame {
+    start: &'static str,
+    rules: Rules,
+    actions: Vec<Action>,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Action {
+    pick: Index,
+    chain_first: bool,
+    switch: bool,
+}
+
+impl Action {
+    /// The move this action plays from `position`, which has one.
+    fn choose(&self, position: &Position, rules: &Rules) -> Move {
+        let moves = position.legal_moves();
+        let chains: Vec<Move> = moves
+            .iter()
+            .copied()
+            .filter(|&mv| forms_chain(position, mv, rules))
+            .collect();
+        if self.chain_first && !chains.is_empty() {
+            chains[self.pick.index(chains.len())]
+        } else {
+            moves[self.pick.index(moves.len())]
+        }
+    }
+}
+
+impl fmt::Debug for RandomGame {
+    /// The game as played, which is all a failure needs to be replayed.
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        let mut state = GameState::from_fen(self.start, self.rules).unwrap();
+        for action in &self.actions {
             if state.outcome().is_some() {
                 break;
             }
-            let before = state.position().clone();
-            let moves = before.legal_moves();
-            let mv = moves[rng.below(moves.len())];
-            let switch = state.can_switch_after(mv).is_ok() && rng.percent(50);
-            let pawn = before.piece_on(mv.from()) == Some(Piece::Pawn);
-            let capture = before.color_on(mv.to()) == Some(!before.side_to_move())
-                || mv.kind() == MoveKind::EnPassant;
-            state.apply(mv, switch).unwrap();
-            switches += usize::from(switch);
-            let after = state.position();
-            let halfmove = if pawn || capture {
-                0
-            } else {
-                before.halfmove_clock() + 1
-            };
-            let fullmove =
-                before.fullmove_number() + u16::from(before.side_to_move() == Color::Black);
-            let fen = after.to_fen();
-            let fields: Vec<&str> = fen.split(' ').collect();
-            assert_eq!(
-                fields[4..],
-                [halfmove.to_string(), fullmove.to_string()],
-                "seed {seed}: {} then {mv}{}",
-                before.to_fen(),
-                if switch { " switch" } else { "" }
-            );
-            assert_eq!(after.halfmove_clock(), halfmove);
-            assert_eq!(after.fullmove_number(), fullmove);
+            let mv = action.choose(state.position(), &self.rules);
+            let switch = action.switch && state.can_switch_after(mv).is_ok();
+            if state.apply(mv, switch).is_err() {
+                break;
+            }
+        }
+        write!(
+            f,
+            "{} ({}) moves {}",
+            self.start,
+            self.rules,
+            state.uci_moves()
+        )
+    }
+}
+
+fn action() -> impl Strategy<Value = Action> {
+    (any::<Index>(), any::<bool>(), prop::bool::weighted(0.8)).prop_map(
+        |(pick, chain_first, switch)| Action {
+            pick,
+            chain_first,
+            switch,
+        },
+    )
+}
+
+fn random_game() -> impl Strategy<Value = RandomGame> {
+    (
+        prop::sample::select(&[Position::START_FEN, MIRRORED_CHAINS][..]),
+        prop::sample::select(&SwitchRule::ALL[..]),
+        1..=3u32,
+        prop::collection::vec(action(), 0..160),
+    )
+        .prop_map(|(start, rule, min_enclosed, actions)| RandomGame {
+            start,
+            rules: Rules::new(rule, min_enclosed).unwrap(),
+            actions,
+        })
+}
+
+/// What a game state shows of itself; undo and replay must restore all of it.
+#[derive(Clone, Debug, PartialEq)]
+struct Snapshot {
+    position: Position,
+    run: SwitchRun,
+    white: Player,
+    plies: usize,
+}
+
+impl Snapshot {
+    fn controller(&self, color: Color) -> Player {
+        match color {
+            Color::White => self.white,
+            Color::Black => self.white.other(),
         }
     }
-    assert!(switches > 100, "only {switches} switches");
+}
+
+fn snapshot(state: &GameState) -> Snapshot {
+    Snapshot {
+        position: state.position().clone(),
+        run: state.run(),
+        white: state.controller(Color::White),
+        plies: state.plies().len(),
+    }
+}
+
+/// How much of the rules a game exercised.
+#[derive(Default)]
+struct Exercised {
+    switches: usize,
+    refused_over_limit: usize,
+}
+
+/// Plays `game`, checking after every ply what the rules say, recounted
+/// here: the FEN counters (reset by a pawn move or a capture, else one more;
+/// the move number up after Black's move, switch or not); that a switch is
+/// allowed exactly after a chain while the run is under its limit (spec
+/// section 3: the size of the chain that started the run, the move number
+/// where it started, or none), that a refused switch changes nothing, and
+/// who holds which colour. Then the game replayed from its UCI moves, and
+/// undone ply by ply, must pass through the same states.
+fn check_game(game: &RandomGame) -> Result<Exercised, TestCaseError> {
+    let rules = game.rules;
+    let mut state = GameState::from_fen(game.start, rules).unwrap();
+    let mut exercised = Exercised::default();
+    let mut history = Vec::new();
+    // The limit of the run in progress: set by the move that would start a
+    // run (any move while none is on), kept while the run lasts.
+    let mut limit = None;
+    for action in &game.actions {
+        if state.outcome().is_some() {
+            break;
+        }
+        let before = snapshot(&state);
+        let position = &before.position;
+        let mv = action.choose(position, &rules);
+        let wants_switch = action.switch;
+
+        let occupied = position.occupied_after(mv);
+        let landing = position.landing_squares(mv);
+        let chain = chain::forms_chain(occupied, landing, rules.min_enclosed);
+        let switches = before.run.switches();
+        if switches == 0 {
+            limit = match rules.switch_rule {
+                SwitchRule::Chain => Some(chain::chain_size(occupied, landing, rules.min_enclosed)),
+                SwitchRule::Moves => Some(u32::from(position.fullmove_number())),
+                SwitchRule::Unlimited => None,
+            };
+        }
+        let allowed = chain && limit.is_none_or(|limit| switches < limit);
+        prop_assert_eq!(state.can_switch_after(mv).is_ok(), allowed, "{}", mv);
+        if wants_switch && !allowed {
+            exercised.refused_over_limit += usize::from(chain);
+            prop_assert!(state.apply(mv, true).is_err());
+            prop_assert_eq!(&snapshot(&state), &before, "a refused switch after {}", mv);
+        }
+        let switch = wants_switch && allowed;
+        state.apply(mv, switch).unwrap();
+        exercised.switches += usize::from(switch);
+
+        let after = state.position();
+        let pawn = position.piece_on(mv.from()) == Some(Piece::Pawn);
+        let capture = position.color_on(mv.to()) == Some(!position.side_to_move())
+            || mv.kind() == MoveKind::EnPassant;
+        let halfmove = if pawn || capture {
+            0
+        } else {
+            position.halfmove_clock().saturating_add(1)
+        };
+        let fullmove =
+            position.fullmove_number() + u16::from(position.side_to_move() == Color::Black);
+        prop_assert_eq!(
+            (after.halfmove_clock(), after.fullmove_number()),
+            (halfmove, fullmove),
+            "{}",
+            mv
+        );
+        let fen = after.to_fen();
+        prop_assert!(fen.ends_with(&format!(" {halfmove} {fullmove}")), "{}", fen);
+
+        let run = state.run().switches();
+        prop_assert_eq!(run, if switch { switches + 1 } else { 0 });
+        prop_assert!(
+            limit.is_none_or(|limit| run <= limit),
+            "{} switches, limit {:?}",
+            run,
+            limit
+        );
+        let white = state.controller(Color::White);
+        prop_assert_eq!(
+            white,
+            if switch {
+                before.white.other()
+            } else {
+                before.white
+            }
+        );
+        // The switcher keeps the move, in the other colour; else it passes.
+        let mover = before.controller(position.side_to_move());
+        prop_assert_eq!(state.controller(after.side_to_move()) == mover, switch);
+        history.push(before);
+    }
+
+    let uci = state.uci_moves();
+    let tokens: Vec<&str> = uci.split_whitespace().collect();
+    let mut replayed = GameState::from_fen(game.start, rules).unwrap();
+    let replay = replayed.apply_uci_moves(&tokens);
+    prop_assert!(replay.is_ok(), "{:?}", replay);
+    prop_assert_eq!(snapshot(&replayed), snapshot(&state));
+    prop_assert_eq!(replayed.outcome(), state.outcome());
+
+    while let Some(before) = history.pop() {
+        prop_assert!(state.undo());
+        prop_assert_eq!(snapshot(&state), before);
+    }
+    prop_assert!(!state.undo());
+    Ok(exercised)
+}
+
+proptest! {
+    #![proptest_config(common::strategies::config(300))]
+
+    #[test]
+    fn random_sscc_games_keep_the_rules_and_replay_and_undo_exactly(game in random_game()) {
+        check_game(&game)?;
+    }
+}
+
+/// The games of the property above switch often and run into the limits,
+/// so it checks what it claims to: 100 of them, drawn as it draws them.
+#[test]
+fn random_sscc_games_switch_and_reach_the_limits() {
+    let mut runner = TestRunner::deterministic();
+    let mut total = Exercised::default();
+    for _ in 0..100 {
+        let game = random_game().new_tree(&mut runner).unwrap().current();
+        let exercised = check_game(&game).unwrap();
+        total.switches += exercised.switches;
+        total.refused_over_limit += exercised.refused_over_limit;
+    }
+    println!(
+        "{} switches, {} refused at the limit",
+        total.switches, total.refused_over_limit
+    );
+    assert!(total.switches >= 1000, "only {} switches", total.switches);
+    assert!(
+        total.refused_over_limit >= 50,
+        "only {} switches refused at the limit",
+        total.refused_over_limit
+    );
 }

@@ -4,9 +4,10 @@
 
 use catena::board::Position;
 use catena::eval::network::{Accumulator, HIDDEN, INPUTS, NETWORK, Network, evaluate};
+use proptest::prelude::*;
 
 mod common;
-use common::generators::Rng;
+use common::strategies::{ChessGame, chess_game};
 
 /// The same position with the board turned over and the colours swapped.
 fn mirrored(position: &Position) -> Position {
@@ -53,65 +54,57 @@ fn mirrored(position: &Position) -> Position {
     Position::from_fen(&fen).unwrap()
 }
 
-/// Positions from random games, from starts where castling, en passant and
-/// promotion come up.
-fn random_game_positions(games: usize) -> Vec<Vec<Position>> {
-    let mut random = Rng::new(2026);
-    let starts = [
-        Position::START_FEN,
-        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-        "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
-        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
-    ];
-    (0..games)
-        .map(|game| {
-            let mut position = Position::from_fen(starts[game % starts.len()]).unwrap();
-            let mut line = vec![position.clone()];
-            for _ in 0..150 {
-                let moves = position.legal_moves();
-                if moves.is_empty() {
-                    break;
-                }
-                position = position.after(moves[random.below(moves.len())]);
-                line.push(position.clone());
-            }
-            line
-        })
-        .collect()
+/// Starts where castling, en passant and promotion come up.
+const STARTS: [&str; 4] = [
+    Position::START_FEN,
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+];
+
+/// The positions of a game, its start first.
+fn line(game: &ChessGame) -> Vec<Position> {
+    let mut line = vec![Position::from_fen(game.start).unwrap()];
+    line.extend(
+        game.moves()
+            .into_iter()
+            .map(|(before, mv)| before.after(mv)),
+    );
+    line
 }
 
-#[test]
-fn incremental_hidden_layers_equal_those_from_scratch() {
-    let mut checked = 0;
-    for line in random_game_positions(200) {
+proptest! {
+    #![proptest_config(common::strategies::config(200))]
+
+    /// After every move of a random game, and after a pass there. A failure
+    /// shrinks to the shortest game that shows it.
+    #[test]
+    fn incremental_hidden_layers_equal_those_from_scratch(game in chess_game(&STARTS, 0..150)) {
+        let line = line(&game);
         let mut accumulator = Accumulator::new(&line[0]);
         for pair in line.windows(2) {
             let mut next = accumulator.clone();
             accumulator.after(&pair[0], &pair[1], &mut next);
-            assert_eq!(next, Accumulator::new(&pair[1]), "{}", pair[1]);
+            prop_assert_eq!(&next, &Accumulator::new(&pair[1]), "{}", pair[1]);
             // A pass (as null-move pruning makes) or a switch keeps the board.
             if let Some(passed) = pair[1].null_move() {
                 let mut after_pass = next.clone();
                 next.after(&pair[1], &passed, &mut after_pass);
-                assert_eq!(after_pass, next, "{}", pair[1]);
-                assert_eq!(after_pass.evaluate(&passed), evaluate(&passed), "{passed}");
+                prop_assert_eq!(&after_pass, &next, "{}", pair[1]);
+                prop_assert_eq!(after_pass.evaluate(&passed), evaluate(&passed), "{}", passed);
             }
             accumulator = next;
-            checked += 1;
         }
     }
-    assert!(checked > 20_000, "only {checked} moves were checked");
 }
 
-#[test]
-fn both_colours_are_rated_alike() {
-    for line in random_game_positions(40) {
-        for position in line.iter().step_by(7) {
-            assert_eq!(
-                evaluate(position),
-                evaluate(&mirrored(position)),
-                "{position}"
-            );
+proptest! {
+    #![proptest_config(common::strategies::config(40))]
+
+    #[test]
+    fn both_colours_are_rated_alike(game in chess_game(&STARTS, 0..150)) {
+        for position in line(&game).iter().step_by(7) {
+            prop_assert_eq!(evaluate(position), evaluate(&mirrored(position)), "{}", position);
         }
     }
 }

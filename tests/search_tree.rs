@@ -10,9 +10,9 @@ use std::time::Instant;
 
 use catena::board::Position;
 use catena::game::{Rules, SwitchRule, SwitchRun};
+use catena::rng::SplitMix64;
 use catena::search::{self, Control, Limits, MATE, Root, SearchResult, Variant};
 use catena::transposition::TranspositionTable;
-use common::generators::Rng;
 use common::minimax::{Switches, forced_win, shortest_win};
 use rayon::prelude::*;
 
@@ -174,7 +174,7 @@ fn inner_switch_line(position: &Position, rule: &str) -> Option<String> {
 
 /// The positions of a game in which one side mostly plays the SSCC search's
 /// depth-2 move and the other random moves: mates, and chains near them, come often.
-fn lopsided_game(rng: &mut Rng, variant: Variant) -> Vec<Position> {
+fn lopsided_game(rng: &mut SplitMix64, variant: Variant) -> Vec<Position> {
     let mut position = Position::startpos();
     let strong = rng.below(2) == 0;
     let mut positions = Vec::new();
@@ -227,7 +227,7 @@ fn make_inner_switch_suite() {
     });
     let seeds: Vec<u64> = (0..200).collect();
     seeds.par_iter().for_each(|&seed| {
-        let mut rng = Rng::new(seed ^ 0x5eed);
+        let mut rng = SplitMix64::new(seed ^ 0x5eed);
         let rule = ["chain", "moves", "unlimited"][rng.below(3)];
         let variant = Variant::Sscc(rules(rule));
         for position in lopsided_game(&mut rng, variant) {

@@ -14,6 +14,7 @@ use rayon::prelude::*;
 use catena::board::Position;
 use catena::game::{GameState, Rules, SwitchRule, SwitchRun, forms_chain, pgn};
 use catena::movepick::Action;
+use catena::rng::SplitMix64;
 use catena::search::{self, Control, Limits, MATE, Root, Variant};
 use catena::solve::{Node, Problem, Solver};
 use catena::tools::epd;
@@ -345,7 +346,7 @@ fn the_puzzle_file_spans_depths_and_rules() {
 fn a_sample_of_the_puzzles_is_proven_again() {
     catena::board::attacks::init();
     let lines = puzzle_lines();
-    let mut rng = common::generators::Rng::new(0x9a221e);
+    let mut rng = SplitMix64::new(0x9a221e);
     let sample: Vec<&String> = (0..24).map(|_| &lines[rng.below(lines.len())]).collect();
     let failures: Vec<String> = sample
         .par_iter()

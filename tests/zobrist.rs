@@ -1,19 +1,10 @@
 //! The incremental Zobrist key, checkers, pins and occupancy equal those computed from scratch after every move of random games.
 
 use catena::board::Position;
+use proptest::prelude::*;
 
-/// SplitMix64: reproducible games without a dependency.
-struct Random(u64);
-
-impl Random {
-    fn below(&mut self, bound: usize) -> usize {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        ((z ^ (z >> 31)) % bound as u64) as usize
-    }
-}
+mod common;
+use common::strategies::chess_game;
 
 fn assert_null_move_is_the_fen_with_the_other_side_to_move(position: &Position) {
     let Some(passed) = position.null_move() else {
@@ -28,47 +19,39 @@ fn assert_null_move_is_the_fen_with_the_other_side_to_move(position: &Position) 
     assert_eq!(passed.key(), passed.key_from_scratch(), "{position}");
 }
 
-#[test]
-fn incremental_state_equals_state_from_scratch_in_random_games() {
-    let mut random = Random(2026);
-    let starts = [
-        Position::START_FEN,
-        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-        "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
-        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
-    ];
-    let mut moves_checked = 0;
-    for game in 0..400 {
-        let mut position = Position::from_fen(starts[game % starts.len()]).unwrap();
-        for _ in 0..200 {
-            let moves = position.legal_moves();
-            if moves.is_empty() || position.halfmove_clock() >= 100 {
-                break;
-            }
-            let mv = moves[random.below(moves.len())];
+/// Starts where castling, en passant and promotion come up.
+const STARTS: [&str; 4] = [
+    Position::START_FEN,
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+];
+
+proptest! {
+    #![proptest_config(common::strategies::config(400))]
+
+    /// After every move of a random game. A failure shrinks to the shortest
+    /// game that shows it.
+    #[test]
+    fn incremental_state_equals_state_from_scratch_in_random_games(
+        game in chess_game(&STARTS, 0..200),
+    ) {
+        for (position, mv) in game.moves() {
             let child = position.after(mv);
-            assert_eq!(
-                position.occupied_after(mv),
-                child.occupied(),
-                "{position} {mv}"
-            );
-            assert!(
+            prop_assert_eq!(position.occupied_after(mv), child.occupied(), "{} {}", position, mv);
+            prop_assert!(
                 (position.landing_squares(mv) - child.occupied()).is_empty(),
-                "{position} {mv}"
+                "{} {}",
+                position,
+                mv
             );
-            position = child;
-            assert_eq!(position.key(), position.key_from_scratch(), "{position}");
+            prop_assert_eq!(child.key(), child.key_from_scratch(), "{}", child);
             // Rebuilding from the FEN recomputes the key, checkers and pins from nothing.
-            let rebuilt = Position::from_fen(&position.to_fen()).unwrap();
-            assert_eq!(rebuilt, position, "{position}");
-            assert_null_move_is_the_fen_with_the_other_side_to_move(&position);
-            moves_checked += 1;
+            let rebuilt = Position::from_fen(&child.to_fen()).unwrap();
+            prop_assert_eq!(&rebuilt, &child, "{}", child);
+            assert_null_move_is_the_fen_with_the_other_side_to_move(&child);
         }
     }
-    assert!(
-        moves_checked > 20_000,
-        "only {moves_checked} moves were played"
-    );
 }
 
 #[test]

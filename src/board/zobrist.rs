@@ -3,6 +3,7 @@
 use once_cell::sync::Lazy;
 
 use super::{CastlingRights, Color, Piece, Square};
+use crate::rng::SplitMix64;
 
 pub struct ZobristKeys {
     pieces: [[[u64; 64]; 6]; 2],
@@ -12,15 +13,9 @@ pub struct ZobristKeys {
 }
 
 static KEYS: Lazy<ZobristKeys> = Lazy::new(|| {
-    // SplitMix64 from a fixed seed: the same keys on every run and machine.
-    let mut state = 0x0123_4567_89ab_cdefu64;
-    let mut next = move || {
-        state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    };
+    // From a fixed seed: the same keys on every run and machine.
+    let mut random = SplitMix64::new(0x0123_4567_89ab_cdef);
+    let mut next = move || random.next_u64();
     ZobristKeys {
         pieces: std::array::from_fn(|_| std::array::from_fn(|_| std::array::from_fn(|_| next()))),
         castling: std::array::from_fn(|_| next()),

@@ -33,12 +33,12 @@ pub enum Parallelism {
 
 /// Grids of this many cells get the race under [`Parallelism::Auto`]: on two
 /// cores it ties at 24x24 and wins from 32x32 on mazes and fortresses alike
-/// (`cargo bench --bench chain grids`, docs/chains.md).
+/// (`cargo bench --bench chain -- grid`, docs/chains.md).
 pub const RACE_FROM_CELLS: usize = 32 * 32;
 
 /// Blocks whose bounding box holds this many cells get the corridor search in
 /// bands under [`Parallelism::Auto`]: on two cores it breaks even at 48x48 and
-/// wins from 64x64 (`cargo bench --bench chain grids`, docs/chains.md).
+/// wins from 64x64 (`cargo bench --bench chain -- grid`, docs/chains.md).
 pub const PARALLEL_FROM_CELLS: usize = 64 * 64;
 
 impl Parallelism {

@@ -2,45 +2,9 @@
 //! function of its seed, so a failure names the seed that reproduces it.
 
 use catena::board::{Bitboard, Move, MoveKind, Position};
+use catena::rng::SplitMix64;
 
 use super::oracle::{OGrid, XY};
-
-/// xorshift64*: tiny, seeded, good enough for test positions.
-#[derive(Clone, Debug)]
-pub struct Rng(u64);
-
-impl Rng {
-    pub fn new(seed: u64) -> Rng {
-        // SplitMix the seed so that neighbouring seeds diverge at once.
-        let mut z = seed.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        Rng((z ^ (z >> 31)) | 1)
-    }
-
-    pub fn next_u64(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x >> 12;
-        x ^= x << 25;
-        x ^= x >> 27;
-        self.0 = x;
-        x.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-
-    /// Uniform in 0..bound (bound > 0).
-    pub fn below(&mut self, bound: usize) -> usize {
-        ((self.next_u64() >> 11) % bound as u64) as usize
-    }
-
-    /// True with probability `percent` / 100.
-    pub fn percent(&mut self, percent: u32) -> bool {
-        self.below(100) < percent as usize
-    }
-
-    pub fn range(&mut self, low: usize, high_inclusive: usize) -> usize {
-        low + self.below(high_inclusive - low + 1)
-    }
-}
 
 /// One generated test case: a grid and the cell(s) a move put a piece on.
 #[derive(Clone, Debug)]
@@ -52,7 +16,7 @@ pub struct Case {
 }
 
 /// A random occupied cell, if any.
-pub fn random_occupied(rng: &mut Rng, grid: &OGrid) -> Option<XY> {
+pub fn random_occupied(rng: &mut SplitMix64, grid: &OGrid) -> Option<XY> {
     let cells = grid.occupied_cells();
     (!cells.is_empty()).then(|| cells[rng.below(cells.len())])
 }
@@ -60,7 +24,7 @@ pub fn random_occupied(rng: &mut Rng, grid: &OGrid) -> Option<XY> {
 /// A width x height grid with each cell occupied with probability `percent`,
 /// and a moved cell (occupied by force) chosen at random.
 pub fn random_board(seed: u64, width: usize, height: usize, percent: u32) -> Case {
-    let mut rng = Rng::new(seed);
+    let mut rng = SplitMix64::new(seed);
     let mut grid = OGrid::new(width, height);
     for cell in grid.clone().cells() {
         grid.set(cell, rng.percent(percent));
@@ -78,7 +42,7 @@ pub fn random_board(seed: u64, width: usize, height: usize, percent: u32) -> Cas
 /// occupied with probability 70..95%) in a sparse field (0..15%), the moved
 /// cell inside the blob.
 pub fn dense_cluster(seed: u64, width: usize, height: usize) -> Case {
-    let mut rng = Rng::new(seed);
+    let mut rng = SplitMix64::new(seed);
     let mut grid = OGrid::new(width, height);
     let cx = rng.below(width) as isize;
     let cy = rng.below(height) as isize;
@@ -124,7 +88,7 @@ struct Rectangle {
 }
 
 impl Rectangle {
-    fn random(rng: &mut Rng, width: usize, height: usize, span: usize) -> Rectangle {
+    fn random(rng: &mut SplitMix64, width: usize, height: usize, span: usize) -> Rectangle {
         let x0 = rng.below(width.saturating_sub(span).max(1));
         let y0 = rng.below(height.saturating_sub(span).max(1));
         let x1 = rng.range((x0 + span).min(width - 1), width - 1);
@@ -150,7 +114,7 @@ impl Rectangle {
 /// diagonal corners and a few pieces inside; the kind of board where loops and
 /// the rim rule matter.
 pub fn ring(seed: u64, width: usize, height: usize) -> Case {
-    let mut rng = Rng::new(seed);
+    let mut rng = SplitMix64::new(seed);
     let mut grid = OGrid::new(width, height);
     let rectangle = Rectangle::random(&mut rng, width, height, 2);
     let gap = rng.range(0, 12) as u32;
@@ -183,7 +147,7 @@ pub fn ring(seed: u64, width: usize, height: usize) -> Case {
 /// at least two pieces beside it. Loops through it can take in only part of
 /// the room, the case the corridor search and its last resort exist for.
 pub fn piece_in_a_room(seed: u64, width: usize, height: usize) -> Case {
-    let mut rng = Rng::new(seed);
+    let mut rng = SplitMix64::new(seed);
     let mut grid = OGrid::new(width, height);
     let room = Rectangle::random(&mut rng, width, height, 4);
     let fill = rng.range(20, 50) as u32;
@@ -240,7 +204,7 @@ pub struct GameMove {
 /// except that with probability `quiet_percent` a non-capture is preferred,
 /// which keeps the board full longer (more like real games, more loops).
 pub fn random_game(seed: u64, max_plies: usize, quiet_percent: u32) -> Vec<GameMove> {
-    let mut rng = Rng::new(seed);
+    let mut rng = SplitMix64::new(seed);
     let mut position = Position::startpos();
     let mut moves = Vec::new();
     for _ in 0..max_plies {
@@ -282,7 +246,7 @@ pub fn fen_for_occupancy(occupied: u64, seed: u64) -> Option<String> {
     if squares.len() < 2 {
         return None;
     }
-    let mut rng = Rng::new(seed);
+    let mut rng = SplitMix64::new(seed);
     for _attempt in 0..200 {
         let wk = squares[rng.below(squares.len())];
         let bk = squares[rng.below(squares.len())];

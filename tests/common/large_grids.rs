@@ -3,8 +3,7 @@
 //! walled in by a moat of empty cells.
 
 use catena::chain::{Cell, Grid};
-
-use super::generators::Rng;
+use catena::rng::SplitMix64;
 
 /// A maze and the piece whose move sealed its pocket.
 pub struct Maze {
@@ -23,7 +22,7 @@ pub struct Maze {
 /// the corridors reach the edge, except into the pocket: the branch of the
 /// maze farthest up and right, cut off by one piece (the seal).
 pub fn maze(seed: u64, width: usize, height: usize) -> Maze {
-    let mut rng = Rng::new(seed);
+    let mut rng = SplitMix64::new(seed);
     let (columns, rows) = ((width - 1) / 2, (height - 1) / 2);
     let node_cell = |node: usize| Cell::new(2 * (node % columns) + 1, 2 * (node / columns) + 1);
     let between = |a: Cell, b: Cell| Cell::new((a.x + b.x) / 2, (a.y + b.y) / 2);

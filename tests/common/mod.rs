@@ -1,4 +1,4 @@
-//! Shared by the integration tests and `examples/label_chains.rs`.
+//! Shared by the integration tests, the benches and `examples/label_chains.rs`.
 #![allow(dead_code)]
 
 pub mod generators;
@@ -6,40 +6,62 @@ pub mod large_grids;
 pub mod minimax;
 pub mod oracle;
 pub mod scratch;
+pub mod strategies;
 
-/// The spec's chain table (section 2): position after the move, moved square, chain, size.
-pub const SPEC_TABLE: [(&str, &str, bool, u32); 8] = [
-    ("k7/8/8/8/5N2/4P1B1/5P1P/K5R1 w - - 0 1", "g3", true, 2),
-    ("k7/8/8/8/5N2/4P1B1/5P2/K5R1 w - - 0 1", "g3", false, 0),
-    ("k7/8/8/8/5N2/4P1B1/5P1P/K5R1 w - - 0 1", "a1", false, 0),
-    (
-        "rnbqkbnr/pppp1ppp/8/4p3/8/2PP4/PP2PPPP/RNBQKBNR b KQkq - 0 2",
-        "d3",
-        true,
-        2,
-    ),
-    (
-        "rnbqkbnr/p6p/r1nppn1r/p1p2p1p/P1P1PP1P/R1N1BB1R/P1P4P/R1BQKBNR w - - 0 1",
-        "e4",
-        false,
-        0,
-    ),
-    (
-        "1b4rk/n1p3pr/p1np3p/1p1pp3/3PP3/P1NPPQ2/N1PRK3/1B6 w - - 0 1",
-        "f3",
-        true,
-        2,
-    ),
-    (
-        "5rk1/ppp1nrpp/2nq2b1/3p2P1/3P1PP1/P1N1P3/1P2B3/2RQK2R w K - 1 17",
-        "f8",
-        true,
-        8,
-    ),
-    (
-        "r3k2r/1bppb1q1/1pn1p2p/p4p2/Q2P2pN/P1PBP1P1/1P1N1PPR/R3K3 b Qkq - 1 16",
-        "h2",
-        true,
-        12,
-    ),
-];
+use catena::board::Square;
+use catena::tools::epd;
+
+/// One line of `perft/chains.epd`: a board after a move, the square(s) the
+/// move put a piece on, and the verdict and size at MinEnclosed 2.
+#[derive(Clone, Debug)]
+pub struct ChainLine {
+    /// The line's number in the file, for failure messages.
+    pub number: usize,
+    pub fen: String,
+    pub moved: Vec<Square>,
+    pub chain: bool,
+    pub size: u32,
+    pub id: Option<String>,
+}
+
+/// Every line of `perft/chains.epd`.
+pub fn chain_suite() -> Vec<ChainLine> {
+    let text =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/perft/chains.epd")).unwrap();
+    epd::parse_suite(&text)
+        .into_iter()
+        .map(|line| {
+            let field = |opcode| {
+                line.operand(opcode)
+                    .unwrap_or_else(|| panic!("chains.epd line {}: no {opcode}", line.number))
+            };
+            ChainLine {
+                number: line.number,
+                moved: field("moved")
+                    .split_whitespace()
+                    .map(|name| name.parse().unwrap())
+                    .collect(),
+                chain: field("chain") == "1",
+                size: field("size").parse().unwrap(),
+                id: line.operand("id").map(str::to_string),
+                fen: line.fen,
+            }
+        })
+        .collect()
+}
+
+/// The spec's chain table (section 2): the lines of `perft/chains.epd` named
+/// `spec-1` to `spec-8`, in order.
+pub fn spec_table() -> Vec<ChainLine> {
+    let table: Vec<ChainLine> = chain_suite()
+        .into_iter()
+        .filter(|line| line.id.as_deref().is_some_and(|id| id.starts_with("spec-")))
+        .collect();
+    let ids: Vec<&str> = table.iter().filter_map(|line| line.id.as_deref()).collect();
+    assert_eq!(
+        ids,
+        (1..=8).map(|n| format!("spec-{n}")).collect::<Vec<_>>(),
+        "perft/chains.epd should hold the spec's table, in order"
+    );
+    table
+}
