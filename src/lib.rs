@@ -5,6 +5,7 @@ pub mod board;
 pub mod chain;
 pub mod eval;
 pub mod game;
+pub mod gui;
 pub mod history;
 pub mod movepick;
 pub mod play;
