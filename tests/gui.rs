@@ -226,6 +226,28 @@ fn loads_a_spec_pgn_and_steps_through_it() {
 }
 
 #[test]
+fn answers_legal_moves_and_chains_within_50_ms() {
+    let server = GuiServer::start(&[]);
+    // The spec's busiest position: a loop already round the centre, 33 of
+    // White's 46 moves closing a chain.
+    let fen = "r3k2r/1bppb1q1/1pn1p2p/p4p2/Q2P2pN/P1PBP1P1/1P1N1PP1/R3K2R w KQkq - 1 16";
+    post_ok(&server, "/api/new", &format!(r#"{{"fen":"{fen}"}}"#));
+    let mut times = Vec::new();
+    for _ in 0..9 {
+        let started = Instant::now();
+        let state = json(&server.get("/api/state").1);
+        let (status, _) = server.get("/api/chain?move=h1h2");
+        times.push(started.elapsed());
+        assert_eq!(status, 200);
+        let moves = state["moves"].as_array().unwrap();
+        let closing = moves.iter().filter(|mv| mv["chain"] == true).count();
+        assert_eq!((moves.len(), closing), (46, 33));
+    }
+    times.sort();
+    assert!(times[4] < Duration::from_millis(50), "{times:?}");
+}
+
+#[test]
 fn serves_only_its_files() {
     let server = GuiServer::start(&[]);
     let (status, page) = server.get("/");

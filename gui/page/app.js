@@ -443,6 +443,7 @@ async function start() {
   const first = await api('GET', '/api/state');
   if (first) render(first, true);
   listen();
+  document.body.dataset.readyMs = String(Math.round(performance.now()));
   document.body.dataset.ready = 'true';
 }
 
