@@ -248,6 +248,67 @@ fn answers_legal_moves_and_chains_within_50_ms() {
 }
 
 #[test]
+fn promotes_to_the_piece_chosen() {
+    let server = GuiServer::start(&[]);
+    let state = post_ok(
+        &server,
+        "/api/new",
+        r#"{"fen":"8/4P3/8/8/8/8/k7/4K3 w - - 0 1"}"#,
+    );
+    let promotions: Vec<&str> = state["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|mv| mv["from"] == "e7")
+        .map(|mv| mv["promotion"].as_str().unwrap())
+        .collect();
+    assert_eq!(promotions.len(), 4, "{promotions:?}");
+    assert_eq!(strings(&state["dests"]["e7"]), ["e8"]);
+    let state = post_ok(&server, "/api/move", r#"{"move":"e7e8n"}"#);
+    assert_eq!(state["history"][0]["san"], "e8=N");
+}
+
+/// An engine that crashes at its first `go`: the page hears why, the game stays.
+#[test]
+fn reports_an_engine_that_crashes() {
+    let dir = std::env::temp_dir().join(format!("catena-gui-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fake_engines/faulty.sh");
+    let command = format!(
+        "sh \"{script}\" crash 1 \"{}\"",
+        env!("CARGO_BIN_EXE_catena")
+    );
+    let list = serde_json::json!([{ "name": "Crasher", "command": command, "workingDirectory": ".", "protocol": "uci" }]);
+    let path = dir.join("engines.json");
+    std::fs::write(&path, list.to_string()).unwrap();
+    let server = GuiServer::start(&["--engines", path.to_str().unwrap()]);
+    post_ok(&server, "/api/move", r#"{"move":"e2e4"}"#);
+    post_ok(
+        &server,
+        "/api/opponent",
+        r#"{"engine":"Crasher","human":"white"}"#,
+    );
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let state = loop {
+        let state = json(&server.get("/api/state").1);
+        if !state["engine_failure"].is_null() {
+            break state;
+        }
+        assert!(Instant::now() < deadline, "no failure reported: {state}");
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let failure = state["engine_failure"].as_str().unwrap();
+    assert!(failure.contains("Crasher could not move"), "{failure}");
+    assert_eq!(state["history"].as_array().unwrap().len(), 1);
+    // The person may not move for it; taking back their move works.
+    let (error, _) = post_refused(&server, "/api/move", r#"{"move":"e7e5"}"#);
+    assert!(error.contains("Crasher's turn"), "{error}");
+    let state = post_ok(&server, "/api/undo", "{}");
+    assert!(state["history"].as_array().unwrap().is_empty());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn serves_only_its_files() {
     let server = GuiServer::start(&[]);
     let (status, page) = server.get("/");

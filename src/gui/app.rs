@@ -217,11 +217,18 @@ impl App {
                         };
                         self.events.message(&text, false);
                     }
-                    Err(why) => {
-                        let text = format!("{name} chose {} and {why}", san::format(&before, mv));
-                        session.engine_failed(job.generation, text.clone());
-                        self.events.message(&text, true);
-                    }
+                    Err(why) => match session.ending() {
+                        // Its flag fell while it thought.
+                        Some((result, reason)) => self
+                            .events
+                            .message(&format!("Game over: {result} ({reason})."), false),
+                        None => {
+                            let text =
+                                format!("{name} chose {} and {why}", san::format(&before, mv));
+                            session.engine_failed(job.generation, text.clone());
+                            self.events.message(&text, true);
+                        }
+                    },
                 }
             }
             Err(why) => {

@@ -290,11 +290,13 @@ impl Session {
         if let Some((result, why)) = self.ending() {
             return Err(format!("the game is over ({result}, {why})"));
         }
-        if self.engine_to_move() {
-            return Err(format!(
-                "it is {}'s turn",
-                self.opponent.engine.as_deref().unwrap_or("the engine")
-            ));
+        if let Some(engine) = &self.opponent.engine
+            && self.game.controller(self.game.position().side_to_move()) != self.opponent.human
+        {
+            return Err(match &self.engine_failure {
+                Some(why) => format!("it is {engine}'s turn, but it could not move: {why}"),
+                None => format!("it is {engine}'s turn"),
+            });
         }
         let mv = self.parse_move(text)?;
         if switch && let Some(why) = self.switch_refusal(mv) {
