@@ -369,3 +369,56 @@ fn refuses_other_origins_and_hosts() {
     let state = json(&server.get("/api/state").1);
     assert!(state["history"].as_array().unwrap().is_empty());
 }
+
+/// A match started in a terminal with `--live FILE`, followed with `catena gui --follow FILE`.
+#[test]
+fn follows_a_match_started_in_a_terminal() {
+    let dir = std::env::temp_dir().join(format!("catena-gui-follow-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let live = dir.join("live.json");
+    let catena = env!("CARGO_BIN_EXE_catena");
+    let engine = format!("cmd={catena}");
+    let status = std::process::Command::new(catena)
+        .args([
+            "match", "--engine", &engine, "name=A", "--engine", &engine, "name=B",
+        ])
+        .args([
+            "--games",
+            "2",
+            "--tc",
+            "st=0.02",
+            "--max-moves",
+            "8",
+            "--live",
+        ])
+        .arg(&live)
+        .stdout(std::process::Stdio::null())
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let server = GuiServer::start(&["--follow", live.to_str().unwrap()]);
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let view = loop {
+        let view = json(&server.get("/api/match").1);
+        if view["finished"] == true {
+            break view;
+        }
+        assert!(Instant::now() < deadline, "{view}");
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    assert_eq!(view["engines"], serde_json::json!(["A", "B"]));
+    assert_eq!(view["score"]["games"], 2);
+    let games = view["games"].as_array().unwrap();
+    assert_eq!(games.len(), 2);
+    for game in games {
+        assert_ne!(game["result"], "*");
+        assert!(game["text"].as_str().unwrap().starts_with("1. "), "{game}");
+    }
+    // A match with an engine the page does not offer is refused.
+    let (status, text) = server.post(
+        "/api/match/start",
+        r#"{"first":"Nobody","second":"Catena"}"#,
+    );
+    assert_eq!(status, 400, "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

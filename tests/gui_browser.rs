@@ -473,5 +473,54 @@ async fn drive(chromium: &Path, chromedriver: &Path) {
         }
     }
     assert_eq!(plies(&client).await, 5);
+
+    // A 2-game match, started from the page: both games play out on it.
+    for (id, value) in [
+        ("match-count", "2"),
+        ("match-tc", "st=0.02"),
+        ("match-max", "12"),
+    ] {
+        let field = client.find(Locator::Id(id)).await.unwrap();
+        field.clear().await.unwrap();
+        field.send_keys(value).await.unwrap();
+    }
+    click(&client, "match-start").await;
+    wait_for(
+        &client,
+        "return document.querySelectorAll('#match-games .match-game').length >= 1",
+        "a game of the match on the page",
+    )
+    .await;
+    wait_for(
+        &client,
+        "return document.querySelectorAll('#match-games .match-game:not([data-result=\"*\"])').length === 2
+            && document.getElementById('match-head').dataset.state === 'finished'",
+        "both games of the match finished",
+    )
+    .await;
+    let table = js(
+        &client,
+        "return document.getElementById('match-table').textContent",
+    )
+    .await;
+    assert!(table.as_str().unwrap().contains("Catena 2"), "{table}");
+    let boards = js(
+        &client,
+        "return document.querySelectorAll('#match-games cg-board piece').length",
+    )
+    .await;
+    assert!(
+        boards.as_u64().unwrap() > 20,
+        "{boards} pieces on the match boards"
+    );
+    if let Some(dir) = std::env::var_os("CATENA_GUI_SCREENSHOTS") {
+        js(
+            &client,
+            "document.getElementById('match-panel').scrollIntoView(); return true;",
+        )
+        .await;
+        let png = client.screenshot().await.unwrap();
+        std::fs::write(Path::new(&dir).join("gui-match.png"), png).unwrap();
+    }
     client.close().await.unwrap();
 }

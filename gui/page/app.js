@@ -159,12 +159,15 @@ function renderPanels(s) {
   const engines = s.engines;
   fillSelect($('opponent-engine'), [['', 'nobody (both sides by hand)'], ...engines.map(e => [e, e])], s.opponent.engine ?? '');
   fillSelect($('analysis-engine'), engines.map(e => [e, e]), s.analysis.engine);
+  fillSelect($('match-first'), engines.map(e => [e, e]), $('match-first').value || engines[0]);
+  fillSelect($('match-second'), engines.map(e => [e, e]), $('match-second').value || engines[0]);
   $('opponent-color').value = s.opponent.human;
   if (document.activeElement !== $('opponent-tc')) $('opponent-tc').value = s.opponent.tc;
   $('analysis-on').checked = s.analysis.on;
   $('multipv').value = String(s.analysis.multipv);
   if (!s.analysis.on) { $('analysis-lines').innerHTML = ''; $('analysis-head').textContent = ''; }
   if (!s.engine_to_move) $('engine-thinking').textContent = '';
+  if (!s.analysis.on && !s.engine_to_move) resetEvalBar();
   $('prev').disabled = $('first').disabled = s.history.length === 0;
   $('next').disabled = $('last').disabled = s.future.length === 0;
 }
@@ -323,6 +326,12 @@ function setEvalBar(line) {
   $('evalbar').dataset.score = scoreText(line);
 }
 
+function resetEvalBar() {
+  $('evalbar-white').style.height = '50%';
+  $('evalbar-text').textContent = '';
+  delete $('evalbar').dataset.score;
+}
+
 function onThinking(t) {
   if (!state || t.generation !== state.generation) return;
   lastThinking[t.role] = t;
@@ -348,6 +357,65 @@ function onThinking(t) {
       ? `${t.engine} thinks: depth ${best.depth}, ${scoreText(best)}, ${best.text}`
       : `${t.engine} thinks…`;
   }
+}
+
+// ---- a match ------------------------------------------------------------------------------
+
+const matchBoards = new Map();
+
+function renderMatch(m) {
+  if (!m || !m.active) return;
+  $('match-panel').open = true;
+  const engines = m.engines || ['?', '?'];
+  const score = m.score || { wins: 0, draws: 0, losses: 0, games: 0 };
+  const phase = m.running ? 'running' : (m.finished ? 'finished' : 'stopped');
+  $('match-head').textContent = m.error || m.waiting ||
+    `${engines[0]} vs ${engines[1]}: ${m.variant}, ${m.time_control}; ${score.games} of ${m.games_total} games, ${phase}`;
+  $('match-head').dataset.state = phase;
+  const table = $('match-table');
+  table.innerHTML = '<tr><th>engine</th><th>games</th><th>W</th><th>D</th><th>L</th><th>score</th><th>Elo</th></tr>';
+  const rows = [
+    [engines[0], score.wins, score.draws, score.losses, score.score, score.elo, score.elo_margin],
+    [engines[1], score.losses, score.draws, score.wins, score.score == null ? null : 1 - score.score,
+      score.elo == null ? null : -score.elo, score.elo_margin],
+  ];
+  for (const [name, w, d, l, points, elo, margin] of rows) {
+    const row = document.createElement('tr');
+    const cells = [name, score.games, w, d, l,
+      points == null ? '–' : `${(points * 100).toFixed(1)}%`,
+      elo == null ? '–' : `${elo > 0 ? '+' : ''}${elo.toFixed(1)}${margin == null ? '' : ` ± ${margin.toFixed(1)}`}`];
+    for (const cell of cells) {
+      const td = document.createElement('td');
+      td.textContent = String(cell);
+      row.append(td);
+    }
+    table.append(row);
+  }
+  $('match-sprt').textContent = m.sprt ? `SPRT: ${m.sprt}` : '';
+  const holder = $('match-games');
+  for (const game of m.games || []) {
+    let box = holder.querySelector(`[data-number="${game.number}"]`);
+    if (!box) {
+      box = document.createElement('div');
+      box.className = 'match-game';
+      box.dataset.number = game.number;
+      box.innerHTML = '<div class="match-title"></div><div class="mini-wrap"><div class="mini cg-wrap"></div></div><div class="match-moves"></div>';
+      holder.append(box);
+      matchBoards.set(game.number, Chessground(box.querySelector('.mini'), {
+        viewOnly: true, coordinates: false, animation: { enabled: false },
+        drawable: { enabled: false, visible: true, brushes: { chain: { key: 'chain', color: '#d9480f', opacity: 0.85, lineWidth: 9 } } },
+      }));
+    }
+    box.dataset.result = game.result;
+    const result = game.result === '*' ? `playing, ${cap(game.turn)} to move` : `${game.result} (${game.comment || ''})`;
+    box.querySelector('.match-title').textContent =
+      `Game ${game.number}: ${game.white} – ${game.black}, ${result}; ${game.plies} plies, ${game.switches} switches`;
+    box.querySelector('.match-moves').textContent = game.text;
+    const board = matchBoards.get(game.number);
+    board.set({ fen: game.fen, lastMove: game.last_move || undefined, highlight: { custom: chainSquares(game.last_chain) } });
+    board.setAutoShapes(chainShapes(game.last_chain));
+  }
+  $('match-log').textContent = (m.log || []).join('\n');
 }
 
 // ---- wiring ------------------------------------------------------------------------------
@@ -394,6 +462,20 @@ function wire() {
   $('analysis-on').onchange = analysis;
   $('multipv').onchange = analysis;
   $('analysis-engine').onchange = analysis;
+  $('match-start').onclick = async () => {
+    for (const [number, board] of matchBoards) { board.destroy(); matchBoards.delete(number); }
+    $('match-games').innerHTML = '';
+    const max = $('match-max').value.trim();
+    const started = await api('POST', '/api/match/start', {
+      first: $('match-first').value,
+      second: $('match-second').value,
+      games: Number($('match-count').value) || 2,
+      tc: $('match-tc').value.trim() || null,
+      max_moves: max ? Number(max) : null,
+    });
+    if (started) say('The match has started.');
+  };
+  $('match-stop').onclick = () => api('POST', '/api/match/stop');
   $('pgn-save').onclick = async () => {
     const saved = await api('GET', '/api/pgn');
     if (!saved) return;
@@ -413,6 +495,7 @@ function listen() {
   const events = new EventSource('/api/events');
   events.addEventListener('state', event => render(JSON.parse(event.data)));
   events.addEventListener('thinking', event => onThinking(JSON.parse(event.data)));
+  events.addEventListener('match', event => renderMatch(JSON.parse(event.data)));
   events.addEventListener('message', event => {
     const message = JSON.parse(event.data);
     say(message.text, message.error);
@@ -442,6 +525,8 @@ async function start() {
   wire();
   const first = await api('GET', '/api/state');
   if (first) render(first, true);
+  const watched = await api('GET', '/api/match');
+  if (watched) renderMatch(watched);
   listen();
   document.body.dataset.readyMs = String(Math.round(performance.now()));
   document.body.dataset.ready = 'true';

@@ -234,3 +234,60 @@ pub async fn engines(State(app): State<Arc<App>>) -> Json<Value> {
         "problem": app.book.list_problem,
     }))
 }
+
+/// `GET /api/match`: the match being watched, if any.
+pub async fn match_view(State(app): State<Arc<App>>) -> Json<Value> {
+    Json(app.watch.view())
+}
+
+#[derive(Deserialize)]
+pub struct StartMatch {
+    first: String,
+    second: String,
+    #[serde(default)]
+    games: Option<u32>,
+    #[serde(default)]
+    tc: Option<String>,
+    #[serde(default)]
+    max_moves: Option<u32>,
+}
+
+/// `POST /api/match/start`: a `catena match` between two engines of the
+/// page's menu, under the rules of the game on the board.
+pub async fn match_start(State(app): State<Arc<App>>, Json(request): Json<StartMatch>) -> Reply {
+    let named = |name: &str| {
+        app.book
+            .named(name)
+            .cloned()
+            .ok_or_else(|| format!("no engine called '{name}'"))
+    };
+    let started = named(&request.first)
+        .and_then(|first| Ok([first, named(&request.second)?]))
+        .and_then(|engines| {
+            let session = app.session();
+            let rules = match session.mode() {
+                Mode::Sscc => Some(*session.game().rules()),
+                Mode::Chess => None,
+            };
+            drop(session);
+            app.watch.start(&super::watch::MatchRequest {
+                engines,
+                games: request.games.unwrap_or(2),
+                time_control: request.tc.unwrap_or_else(|| "st=0.1".to_string()),
+                max_moves: request.max_moves,
+                rules,
+            })
+        });
+    match started {
+        Ok(()) => Json(app.watch.view()).into_response(),
+        Err(why) => (StatusCode::BAD_REQUEST, Json(json!({ "error": why }))).into_response(),
+    }
+}
+
+/// `POST /api/match/stop`: ends the match the page started.
+pub async fn match_stop(State(app): State<Arc<App>>) -> Reply {
+    match app.watch.stop() {
+        Ok(()) => Json(app.watch.view()).into_response(),
+        Err(why) => (StatusCode::BAD_REQUEST, Json(json!({ "error": why }))).into_response(),
+    }
+}

@@ -10,6 +10,7 @@ use super::events::Events;
 use super::guard::Guard;
 use super::session::Session;
 use super::view;
+use super::watch::Watch;
 use super::worker::{Job, Outcome, Role, Task, Worker};
 use crate::arena::{self, EngineSpec, go_command};
 use crate::board::san;
@@ -87,6 +88,7 @@ pub struct App {
     pub events: Events,
     pub book: EngineBook,
     pub guard: Guard,
+    pub watch: Watch,
     player: Worker,
     analyser: Worker,
 }
@@ -98,8 +100,10 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 impl App {
-    pub fn new(book: EngineBook, guard: Guard) -> Arc<App> {
+    /// The server's state; with `follow`, the match in that live file is followed.
+    pub fn new(book: EngineBook, guard: Guard, follow: Option<PathBuf>) -> Arc<App> {
         let events = Events::new();
+        let catena = book.engines[0].program.clone();
         Arc::new_cyclic(|weak: &Weak<App>| {
             let for_player = weak.clone();
             App {
@@ -111,6 +115,7 @@ impl App {
                     }
                 }),
                 analyser: Worker::spawn(Role::Analysis, events.clone(), |_, _| {}),
+                watch: Watch::new(catena, follow, events.clone()),
                 events,
                 book,
                 guard,

@@ -18,6 +18,7 @@ mod guard;
 pub mod info;
 pub mod session;
 mod view;
+mod watch;
 mod worker;
 
 use std::net::{IpAddr, Ipv4Addr};
@@ -51,6 +52,9 @@ pub struct GuiArgs {
     /// Open the page in the system's browser (xdg-open), if there is one.
     #[arg(long)]
     open: bool,
+    /// Follow the match a `catena match --live FILE` keeps in FILE.
+    #[arg(long, value_name = "FILE")]
+    follow: Option<PathBuf>,
 }
 
 /// Runs `catena gui` until it is interrupted.
@@ -75,17 +79,21 @@ pub fn run(args: &GuiArgs) -> Result<bool, String> {
         if args.open {
             open_browser(&url);
         }
-        serve(listener, book).await
+        serve(listener, book, args.follow.clone()).await
     })?;
     Ok(true)
 }
 
 /// Serves the page and the API on `listener` until the process ends.
-pub async fn serve(listener: tokio::net::TcpListener, book: EngineBook) -> Result<(), String> {
+pub async fn serve(
+    listener: tokio::net::TcpListener,
+    book: EngineBook,
+    follow: Option<PathBuf>,
+) -> Result<(), String> {
     let address = listener
         .local_addr()
         .map_err(|error| format!("cannot serve: {error}"))?;
-    let app = App::new(book, Guard::new(address));
+    let app = App::new(book, Guard::new(address), follow);
     axum::serve(listener, router(app))
         .await
         .map_err(|error| format!("the server stopped: {error}"))
@@ -106,6 +114,9 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/pgn", get(api::save_pgn))
         .route("/api/load", post(api::load))
         .route("/api/engines", get(api::engines))
+        .route("/api/match", get(api::match_view))
+        .route("/api/match/start", post(api::match_start))
+        .route("/api/match/stop", post(api::match_stop))
         .route("/api/events", get(events::stream))
         .fallback(asset)
         .layer(middleware::from_fn_with_state(app.clone(), guard))
