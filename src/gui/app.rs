@@ -15,6 +15,9 @@ use super::worker::{Job, Outcome, Role, Task, Worker};
 use crate::arena::{self, EngineSpec, go_command};
 use crate::board::san;
 
+/// How often the person's clock is looked at.
+const FLAG_CHECK: Duration = Duration::from_millis(200);
+
 /// The name Catena itself goes by in the engine menu.
 pub const CATENA: &str = "Catena";
 
@@ -106,6 +109,25 @@ impl App {
         let catena = book.engines[0].program.clone();
         Arc::new_cyclic(|weak: &Weak<App>| {
             let for_player = weak.clone();
+            let for_clock = weak.clone();
+            std::thread::Builder::new()
+                .name("gui-clock".to_string())
+                .spawn(move || {
+                    let mut seen = false;
+                    loop {
+                        std::thread::sleep(FLAG_CHECK);
+                        match for_clock.upgrade() {
+                            Some(app) => {
+                                seen = true;
+                                app.check_flag();
+                            }
+                            // Gone: stop; not built yet: wait.
+                            None if seen => return,
+                            None => {}
+                        }
+                    }
+                })
+                .expect("cannot start the clock thread");
             App {
                 session: Mutex::new(Session::new()),
                 analysis: Mutex::new(AnalysisSettings::default()),
@@ -189,6 +211,18 @@ impl App {
                 })))
             }
             _ => self.analyser.submit(Task::Idle),
+        }
+    }
+
+    /// Ends the game if the person's flag fell while they thought.
+    fn check_flag(&self) {
+        let mut session = self.session();
+        if session.check_flag() {
+            if let Some((result, why)) = session.ending() {
+                self.events
+                    .message(&format!("Game over: {result} ({why})."), false);
+            }
+            self.changed(&session);
         }
     }
 

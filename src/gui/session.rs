@@ -368,6 +368,23 @@ impl Session {
         binds && !clocks.of(color).punch(used, FLAG_MARGIN)
     }
 
+    /// Ends the game on time if the person, to move, has run out of time
+    /// (the engine's clock is charged when it answers); true if it did now.
+    pub fn check_flag(&mut self) -> bool {
+        let color = self.game.position().side_to_move();
+        let persons_turn = self.game.controller(color) == self.opponent.human;
+        if !persons_turn
+            || !self.redo.is_empty()
+            || self.ending().is_some()
+            || !self.flag_falls(color, self.turn_started.elapsed())
+        {
+            return false;
+        }
+        self.lost_on_time = Some(color);
+        self.changed();
+        true
+    }
+
     /// Takes back one ply, or with an engine playing, back to the person's
     /// last turn; the moves can be replayed with [`redo`](Self::redo).
     pub fn undo(&mut self) -> Result<(), String> {
@@ -617,6 +634,33 @@ mod tests {
         assert_eq!(session.redo_moves().len(), 1);
         session.play("d2d4", false).unwrap();
         assert!(session.redo_moves().is_empty());
+    }
+
+    #[test]
+    fn the_persons_flag_falls_on_a_clock() {
+        let mut session = session_after(&["e2e4"]);
+        session.set_opponent(Opponent {
+            engine: Some("Catena".to_string()),
+            human: Player::StartedBlack,
+            control: "0.05+0".parse().unwrap(),
+        });
+        assert!(!session.check_flag());
+        std::thread::sleep(Duration::from_millis(200));
+        assert!(session.check_flag());
+        let (result, why) = session.ending().unwrap();
+        assert_eq!(result, GameResult::WhiteWins);
+        assert!(why.contains("time"), "{why}");
+        assert!(session.play("e7e5", false).is_err());
+        // A time per move binds only the engine.
+        let mut session = session_after(&["e2e4"]);
+        session.set_opponent(Opponent {
+            engine: Some("Catena".to_string()),
+            human: Player::StartedBlack,
+            control: "st=0.05".parse().unwrap(),
+        });
+        std::thread::sleep(Duration::from_millis(200));
+        assert!(!session.check_flag());
+        session.play("e7e5", false).unwrap();
     }
 
     #[test]
