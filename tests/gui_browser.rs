@@ -198,6 +198,20 @@ async fn drawn_chain(client: &Client) -> (Vec<String>, Vec<String>) {
     (edges, shaded)
 }
 
+/// Waits until the board shows the loop of 1.c3 e5 2.d3 with c2 and d2 shaded
+/// (chessground draws shapes at the next animation frame).
+async fn wait_for_the_c3_d3_chain(client: &Client) {
+    let deadline = Instant::now() + PATIENCE;
+    loop {
+        let drawn = drawn_chain(client).await;
+        if drawn == (c3_d3_loop_edges(), vec!["c2".to_string(), "d2".to_string()]) {
+            return;
+        }
+        assert!(Instant::now() < deadline, "the chain drawn is {drawn:?}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
 fn c3_d3_loop_edges() -> Vec<String> {
     let mut edges: Vec<String> = ["b2-c3", "c3-d3", "d3-e2", "d1-e2", "c1-d1", "b2-c1"]
         .iter()
@@ -310,9 +324,7 @@ async fn drive(chromium: &Path, chromedriver: &Path) {
         "the switch question",
     )
     .await;
-    let (edges, shaded) = drawn_chain(&client).await;
-    assert_eq!(edges, c3_d3_loop_edges());
-    assert_eq!(shaded, ["c2", "d2"]);
+    wait_for_the_c3_d3_chain(&client).await;
     let question = js(
         &client,
         "return document.getElementById('switch-dialog').textContent",
@@ -326,11 +338,7 @@ async fn drive(chromium: &Path, chromedriver: &Path) {
     // Switch: the person now plays Black and moves again at once.
     click(&client, "switch-yes").await;
     wait_for_plies(&client, 3).await;
-    let (edges, shaded) = drawn_chain(&client).await;
-    assert_eq!(
-        (edges, shaded),
-        (c3_d3_loop_edges(), vec!["c2".to_string(), "d2".to_string()])
-    );
+    wait_for_the_c3_d3_chain(&client).await;
     wait_for(
         &client,
         "return document.getElementById('player-bottom').textContent.includes('Catena plays White')
@@ -467,9 +475,17 @@ async fn drive(chromium: &Path, chromedriver: &Path) {
             ply + 1
         );
         if ply == 2 {
-            let (edges, shaded) = drawn_chain(&client).await;
-            assert_eq!(edges, c3_d3_loop_edges());
-            assert_eq!(shaded, ["c2", "d2"]);
+            wait_for_the_c3_d3_chain(&client).await;
+        }
+        if ply == 3 {
+            // 2...Nf6 closes no chain: the loop goes.
+            wait_for(
+                &client,
+                "return document.querySelectorAll('svg.cg-shapes g[cgHash]').length === 0
+                    && document.querySelectorAll('cg-board square.enclosed').length === 0",
+                "the loop gone after 2...Nf6",
+            )
+            .await;
         }
     }
     assert_eq!(plies(&client).await, 5);
