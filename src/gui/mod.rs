@@ -170,7 +170,11 @@ fn open_browser(url: &str) {
         .stderr(std::process::Stdio::null())
         .spawn()
     {
-        Ok(_) => log::info!("opened {url}"),
+        Ok(mut child) => {
+            log::info!("opened {url}");
+            // Reaped when it ends, so that it leaves no zombie behind.
+            std::thread::spawn(move || child.wait());
+        }
         Err(error) => log::info!("cannot open a browser ({error}): open {url} yourself"),
     }
 }

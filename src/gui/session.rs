@@ -525,11 +525,17 @@ impl Session {
     /// Time left on each clock (the side to move's running), with an engine playing.
     pub fn clock_left(&self) -> Option<[Duration; 2]> {
         self.opponent.engine.as_ref()?;
+        // A time per move is no clock to show.
+        if let TimeControl::PerMove(_) = self.opponent.control {
+            return None;
+        }
         let mut clocks = self.clocks;
         let to_move = self.game.position().side_to_move();
         Some(Color::ALL.map(|color| {
             let left = clocks.of(color).budget();
-            if color == to_move && self.ending().is_none() {
+            if self.lost_on_time == Some(color) {
+                Duration::ZERO
+            } else if color == to_move && self.ending().is_none() {
                 left.saturating_sub(self.turn_started.elapsed())
             } else {
                 left
