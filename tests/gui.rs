@@ -420,5 +420,13 @@ fn follows_a_match_started_in_a_terminal() {
         r#"{"first":"Nobody","second":"Catena"}"#,
     );
     assert_eq!(status, 400, "{text}");
+    for bad in [
+        r#"{"first":"Catena","second":"Catena","sprt":"elo0=x elo1=5"}"#,
+        r#"{"first":"Catena","second":"Catena","tc":"forever"}"#,
+        r#"{"first":"Catena","second":"Catena","games":0}"#,
+    ] {
+        let (status, text) = server.post("/api/match/start", bad);
+        assert_eq!(status, 400, "{bad}: {text}");
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -472,6 +472,7 @@ function wire() {
       games: Number($('match-count').value) || 2,
       tc: $('match-tc').value.trim() || null,
       max_moves: max ? Number(max) : null,
+      sprt: $('match-sprt-args').value.trim() || null,
     });
     if (started) say('The match has started.');
   };
@@ -490,6 +491,15 @@ function wire() {
     if (loaded) say(`Loaded ${loaded.history.length} moves.`);
   };
 }
+
+// Arrow keys step through the game, as the buttons do.
+document.addEventListener('keydown', event => {
+  if (!state || event.target.closest('input, textarea, select') || busy) return;
+  if (event.key === 'ArrowLeft' && state.history.length) change('/api/goto', { ply: state.history.length - 1 });
+  else if (event.key === 'ArrowRight' && state.future.length) change('/api/redo');
+  else return;
+  event.preventDefault();
+});
 
 function listen() {
   const events = new EventSource('/api/events');

@@ -250,6 +250,9 @@ pub struct StartMatch {
     tc: Option<String>,
     #[serde(default)]
     max_moves: Option<u32>,
+    /// `elo0=0 elo1=10`, as `catena match --sprt` takes it.
+    #[serde(default)]
+    sprt: Option<String>,
 }
 
 /// `POST /api/match/start`: a `catena match` between two engines of the
@@ -276,6 +279,13 @@ pub async fn match_start(State(app): State<Arc<App>>, Json(request): Json<StartM
                 time_control: request.tc.unwrap_or_else(|| "st=0.1".to_string()),
                 max_moves: request.max_moves,
                 rules,
+                sprt: request
+                    .sprt
+                    .as_deref()
+                    .unwrap_or("")
+                    .split_whitespace()
+                    .map(String::from)
+                    .collect(),
             })
         });
     match started {

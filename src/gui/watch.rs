@@ -38,6 +38,8 @@ pub struct MatchRequest {
     pub max_moves: Option<u32>,
     /// `None` for chess.
     pub rules: Option<Rules>,
+    /// `elo0=A elo1=B [alpha=X beta=Y]`, as `catena match --sprt` takes it.
+    pub sprt: Vec<String>,
 }
 
 #[derive(Default)]
@@ -129,6 +131,10 @@ impl Watch {
             .arg("--pgn")
             .arg(&pgn)
             .arg("--pgn-overwrite");
+        if !request.sprt.is_empty() {
+            crate::arena::Sprt::parse(&request.sprt)?;
+            command.arg("--sprt").args(&request.sprt);
+        }
         if let Some(moves) = request.max_moves {
             command.args(["--max-moves", &moves.to_string()]);
         }
@@ -385,4 +391,45 @@ fn game_view(game: &Value, rules: Rules) -> Value {
         "switches": line.iter().filter(|mv| mv.switch).count(),
         "text": info::pv_text(&start, &line),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_the_rules_of_a_live_file() {
+        let rules = rules_of("SSCC (SwitchRule=moves;MinEnclosed=3)");
+        assert_eq!(rules.switch_rule, SwitchRule::Moves);
+        assert_eq!(rules.min_enclosed, 3);
+        assert_eq!(rules_of("chess"), Rules::default());
+        assert_eq!(
+            rules_of("SSCC (SwitchRule=x;MinEnclosed=99)"),
+            Rules::default()
+        );
+    }
+
+    #[test]
+    fn writes_engine_list_entries_that_read_back() {
+        let spec = EngineSpec {
+            name: "Some engine".to_string(),
+            program: PathBuf::from("/opt/my engines/catena"),
+            args: vec!["--flag".to_string()],
+            working_directory: PathBuf::from("."),
+            options: vec![("Hash".to_string(), "16".to_string())],
+            init_strings: Vec::new(),
+            stderr_file: None,
+            depth: Some(3),
+            nodes: None,
+        };
+        let path = std::env::temp_dir().join(format!("catena-entry-{}.json", std::process::id()));
+        std::fs::write(&path, json!([entry(&spec)]).to_string()).unwrap();
+        let (_, list) = crate::arena::engine_list(Some(&path)).unwrap();
+        let _ = std::fs::remove_file(&path);
+        let read = list[0].clone();
+        assert_eq!(read.program, spec.program);
+        assert_eq!(read.args, spec.args);
+        assert_eq!(read.options, spec.options);
+        assert_eq!(read.depth, Some(3));
+    }
 }
