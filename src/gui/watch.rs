@@ -104,6 +104,9 @@ impl Watch {
             return Err(format!("{} games: ask for 1 to 1000", request.games));
         }
         request.time_control.parse::<crate::arena::TimeControl>()?;
+        if !request.sprt.is_empty() {
+            crate::arena::Sprt::parse(&request.sprt)?;
+        }
         std::fs::create_dir_all(&self.dir)
             .map_err(|error| format!("cannot make {}: {error}", self.dir.display()))?;
         let [first, second] = request.engines.clone();
@@ -132,7 +135,6 @@ impl Watch {
             .arg(&pgn)
             .arg("--pgn-overwrite");
         if !request.sprt.is_empty() {
-            crate::arena::Sprt::parse(&request.sprt)?;
             command.arg("--sprt").args(&request.sprt);
         }
         if let Some(moves) = request.max_moves {
