@@ -6,6 +6,7 @@ pub mod chain;
 pub mod engine;
 pub mod eval;
 pub mod game;
+pub mod gui;
 pub mod history;
 pub mod movepick;
 pub mod play;

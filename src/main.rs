@@ -4,6 +4,7 @@ use clap::{Parser, Subcommand};
 
 use catena::arena::{self, MatchArgs};
 use catena::board::attacks;
+use catena::gui::{self, GuiArgs};
 use catena::play::{self, PlayArgs};
 use catena::tools::bench;
 use catena::tools::chain::{self, ChainArgs};
@@ -30,6 +31,7 @@ enum Command {
     /// Play a match between two engines (SSCC or chess), refereed by Catena.
     Match(Box<MatchArgs>),
     Play(PlayArgs),
+    Gui(GuiArgs),
     /// Fit the evaluation network to labelled positions.
     Train(TrainArgs),
     Solve(SolveArgs),
@@ -99,6 +101,7 @@ fn main() -> ExitCode {
         Some(Command::Chain(args)) => chain::run(args),
         Some(Command::Match(args)) => arena::run(args),
         Some(Command::Play(args)) => play::run(args),
+        Some(Command::Gui(args)) => gui::run(args),
         Some(Command::Train(args)) => train::run(args),
         Some(Command::Puzzles(args)) => puzzles::run(args).map(|()| true),
         Some(Command::Solve(args)) => match solve::run(args) {

@@ -154,11 +154,18 @@ fn seat<'s>(seats: &'s mut Seats, player: Player) -> &'s mut EngineSlot {
     }
 }
 
-/// Plays a game from `opening` (which must be playable under the settings' rules).
-pub fn play(seats: &mut Seats, opening: &Opening, settings: &GameSettings) -> Played {
+/// Plays a game from `opening` (which must be playable under the settings'
+/// rules), showing `watch` the game at its start and after every move.
+pub fn play_watched(
+    seats: &mut Seats,
+    opening: &Opening,
+    settings: &GameSettings,
+    watch: &mut dyn FnMut(&GameState),
+) -> Played {
     let mut game = opening
         .game(settings.rules())
         .expect("openings are checked against the rules when loaded");
+    watch(&game);
     let forfeit = |game: GameState, player: Player, offence: Offence| {
         let color = color_of(&game, player);
         Played {
@@ -234,6 +241,7 @@ pub fn play(seats: &mut Seats, opening: &Opening, settings: &GameSettings) -> Pl
         }
         game.apply(mv, switch)
             .expect("the move is legal and the switch allowed");
+        watch(&game);
         // The board first, as Cute Chess does: a move that mates or repeats
         // ends the game on the board even when it is also the last one
         // `--max-moves` allows; the loop's head scores it.

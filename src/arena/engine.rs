@@ -305,7 +305,82 @@ impl EngineProcess {
             }
         }
     }
+
+    /// Sets a UCI option (`setoption name … value …`) and synchronizes.
+    pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), Fault> {
+        self.send(&format!("setoption name {name} value {value}"))?;
+        self.option_values.retain(|(set, _)| set != name);
+        self.option_values
+            .push((name.to_string(), value.to_string()));
+        self.synchronize()
+    }
+
+    /// As [`think`](Self::think), but shows `watch` every line as it comes, and
+    /// `None` after each [`WATCH_TICK`] of silence. When `watch` returns false
+    /// the engine is sent `stop` (once), and its `bestmove` is still awaited.
+    /// Without `allowed` (a `go infinite`) the engine has no deadline until it
+    /// is stopped; after `stop` it has [`HANDSHAKE_TIMEOUT`] to answer.
+    pub fn think_watched(
+        &mut self,
+        position: &str,
+        go: &str,
+        allowed: Option<Duration>,
+        watch: &mut dyn FnMut(Option<&str>) -> bool,
+    ) -> Result<Answer, Fault> {
+        self.send(position)?;
+        self.send(go)?;
+        let started = Instant::now();
+        let mut deadline = allowed.map(|allowed| started + allowed);
+        let mut score = None;
+        loop {
+            let tick = Instant::now() + WATCH_TICK;
+            let slice_end = deadline.map_or(tick, |deadline| deadline.min(tick));
+            let line = match self.receive(slice_end, "bestmove") {
+                Ok(line) => line,
+                Err(Fault::Timeout(what)) => {
+                    if deadline.is_some_and(|deadline| Instant::now() >= deadline) {
+                        return Err(Fault::Timeout(what));
+                    }
+                    if !watch(None) && self.stop_once(&mut deadline)? {
+                        log::debug!("{}: stopped", self.spec.name);
+                    }
+                    continue;
+                }
+                Err(fault) => return Err(fault),
+            };
+            let mut words = line.split_whitespace();
+            match words.next() {
+                Some("bestmove") => {
+                    return Ok(Answer {
+                        bestmove: words.map(String::from).collect(),
+                        score,
+                        elapsed: started.elapsed(),
+                    });
+                }
+                Some("info") => score = read_score(&line).or(score),
+                _ => {}
+            }
+            if !watch(Some(&line)) {
+                self.stop_once(&mut deadline)?;
+            }
+        }
+    }
+
+    /// Sends `stop` unless it was sent (a deadline of `HANDSHAKE_TIMEOUT` from
+    /// now marks it sent); true if it was sent now.
+    fn stop_once(&mut self, deadline: &mut Option<Instant>) -> Result<bool, Fault> {
+        let stop_deadline = Instant::now() + HANDSHAKE_TIMEOUT;
+        if deadline.is_some_and(|deadline| deadline <= stop_deadline) {
+            return Ok(false);
+        }
+        self.send("stop")?;
+        *deadline = Some(stop_deadline);
+        Ok(true)
+    }
 }
+
+/// How often [`EngineProcess::think_watched`] shows its watcher that nothing came.
+pub const WATCH_TICK: Duration = Duration::from_millis(100);
 
 /// An engine's seat at the board: started when first needed, and after a
 /// fault started afresh the next time it is needed.

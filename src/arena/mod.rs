@@ -18,6 +18,7 @@ mod engine_fields;
 mod engine_list;
 pub mod fastchess;
 mod fastchess_output;
+mod live;
 mod openings;
 mod stats;
 mod time_control;
@@ -137,6 +138,10 @@ pub struct MatchArgs {
     /// Milliseconds a clock may run past zero before the flag falls [default: 50].
     #[arg(long, value_name = "MS")]
     timemargin: Option<u64>,
+    /// Keep the match in this JSON file as it goes, move by move, for
+    /// `catena gui` to follow.
+    #[arg(long, value_name = "FILE")]
+    live: Option<PathBuf>,
     /// The PGN tag Event.
     #[arg(long, default_value = "Catena match")]
     event: String,
@@ -240,6 +245,7 @@ pub fn settings(args: &MatchArgs) -> Result<MatchSettings, String> {
                 .to_string_lossy()
                 .into_owned()
         }),
+        live: args.live.clone(),
     })
 }
 

@@ -18,6 +18,7 @@ use super::EngineSpec;
 use super::arbiter::{self, GameSettings, Offence, Played, color_of};
 use super::engine::{EngineProcess, EngineSlot};
 use super::fastchess_output::{self as fastchess, Matchup};
+use super::live::Live;
 use super::openings::Opening;
 use super::stats::{Pentanomial, Sprt, SprtState, Tally};
 use crate::game::Player;
@@ -54,6 +55,8 @@ pub struct MatchSettings {
     pub rating_interval: u32,
     /// The openings file's name, for the fastchess results block.
     pub book: Option<String>,
+    /// A file to keep the match in as it goes, move by move (`live.rs`).
+    pub live: Option<PathBuf>,
 }
 
 /// What `catena match` prints as the games end.
@@ -138,6 +141,12 @@ pub fn run(settings: &MatchSettings) -> Result<Standings, String> {
     let next_game = AtomicU32::new(0);
     let stop = AtomicBool::new(false);
     let date = today();
+    let live = settings
+        .live
+        .as_deref()
+        .map(|path| Live::new(path, settings))
+        .transpose()?;
+    let live = live.as_ref();
     thread::scope(|scope| {
         for _ in 0..settings.concurrency.max(1) {
             scope.spawn(|| {
@@ -163,7 +172,13 @@ pub fn run(settings: &MatchSettings) -> Result<Standings, String> {
                             fastchess::started_line(index + 1, settings.games, white, black)
                         );
                     }
-                    let played = arbiter::play(&mut seats, opening, &settings.game);
+                    let names = seats.each_ref().map(|seat| seat.name().to_string());
+                    let played =
+                        arbiter::play_watched(&mut seats, opening, &settings.game, &mut |game| {
+                            if let Some(live) = live {
+                                live.moved(index, [&names[0], &names[1]], game);
+                            }
+                        });
                     let record = record(settings, &played, index, first_starts_white, &date);
                     let mut standings = standings
                         .lock()
@@ -179,6 +194,9 @@ pub fn run(settings: &MatchSettings) -> Result<Standings, String> {
                             first_starts_white,
                         )
                     });
+                    if let Some(live) = live {
+                        live.ended(index, &record, &standings, settings);
+                    }
                     progress.advance(summary(settings, &standings));
                     let text = pgn::write(&record);
                     let mut pgn_file = pgn_file.lock().unwrap_or_else(|poison| poison.into_inner());
@@ -205,6 +223,9 @@ pub fn run(settings: &MatchSettings) -> Result<Standings, String> {
         }
     });
     drop(progress);
+    if let Some(live) = live {
+        live.finished();
+    }
     let standings = standings
         .into_inner()
         .unwrap_or_else(|poison| poison.into_inner());

@@ -28,8 +28,14 @@ pub struct Loaded {
 pub fn load(path: &Path, rules: Rules) -> Result<Loaded, String> {
     let text = std::fs::read_to_string(path)
         .map_err(|error| format!("cannot read {}: {error}", path.display()))?;
+    load_text(&text, &path.display().to_string(), rules)
+}
+
+/// The game in `text`, as [`load`] reads a file; `source` names the text in
+/// messages (a file's path, `the pasted text`).
+pub fn load_text(text: &str, source: &str, rules: Rules) -> Result<Loaded, String> {
     let text = text.trim();
-    let failed = |why: String| format!("cannot load {}: {why}", path.display());
+    let failed = |why: String| format!("cannot load {source}: {why}");
     if looks_like_pgn(text) {
         let record = pgn::read(text).map_err(|error| failed(error.to_string()))?;
         let human = [Player::StartedWhite, Player::StartedBlack]

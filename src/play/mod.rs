@@ -24,6 +24,7 @@ use crate::search::Variant;
 use crate::tools::chain::diagram;
 
 use command::Command;
+pub use files::{HUMAN, Loaded, load_text};
 pub use opponent::{InProcess, Opponent, Process};
 
 /// Play against an engine in the terminal.

@@ -1,0 +1,545 @@
+// Catena's page. It holds no rules: legal moves, chains, switches and the
+// move list come from the server (see src/gui/), which keeps the game.
+import { Chessground } from '/vendor/chessground.min.js';
+
+const $ = id => document.getElementById(id);
+
+let state = null;          // the server's last picture of the game
+let cg = null;             // the board
+let orientation = 'white';
+let busy = false;          // a move is being chosen (promotion, switch question)
+let lastThinking = { player: null, analysis: null };
+
+// ---- talking to the server -------------------------------------------------
+
+async function api(method, path, body) {
+  let response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (error) {
+    say(`The server cannot be reached: ${error}`, true);
+    return null;
+  }
+  let data = null;
+  const text = await response.text();
+  try { data = JSON.parse(text); } catch { data = null; }
+  if (!response.ok) {
+    say(data && data.error ? data.error : `${response.status}: ${text.trim()}`, true);
+    if (data && data.state) render(data.state, true);
+    else if (state) render(state, true);
+    return null;
+  }
+  return data;
+}
+
+async function change(path, body = {}) {
+  const next = await api('POST', path, body);
+  if (next) render(next, true);
+  return next;
+}
+
+// ---- messages ---------------------------------------------------------------
+
+function say(text, error = false) {
+  const item = document.createElement('li');
+  item.textContent = text;
+  if (error) item.className = 'error';
+  const list = $('messages');
+  list.prepend(item);
+  while (list.children.length > 30) list.lastChild.remove();
+  if (error) banner(text, true);
+}
+
+let bannerTimer = null;
+function banner(text, error = false) {
+  const el = $('banner');
+  el.textContent = text;
+  el.className = error ? 'error' : 'note';
+  el.hidden = false;
+  clearTimeout(bannerTimer);
+  bannerTimer = setTimeout(() => { el.hidden = true; }, 6000);
+}
+
+// ---- the board ---------------------------------------------------------------
+
+const cap = color => color[0].toUpperCase() + color.slice(1);
+
+function chainShapes(chain) {
+  if (!chain) return [];
+  const loop = chain.loop;
+  return loop.map((square, i) => ({ orig: square, dest: loop[(i + 1) % loop.length], brush: 'chain' }));
+}
+
+function chainSquares(chain) {
+  const classes = new Map();
+  if (!chain) return classes;
+  for (const square of chain.loop) classes.set(square, 'chain-link');
+  for (const square of chain.enclosed) classes.set(square, 'enclosed');
+  return classes;
+}
+
+function showChain(chain) {
+  cg.set({ highlight: { custom: chainSquares(chain) } });
+  cg.setAutoShapes(chainShapes(chain));
+  const wrap = $('board');
+  wrap.dataset.loop = chain ? chain.loop.join(' ') : '';
+  wrap.dataset.enclosed = chain ? chain.enclosed.join(' ') : '';
+}
+
+// Whose pieces the person may move now.
+function movableColor(s) {
+  if (s.ending || s.engine_to_move || busy) return undefined;
+  if (s.opponent.engine && s.future.length) return undefined;
+  return s.turn;
+}
+
+function render(s, force = false) {
+  if (!force && state && s.generation < state.generation) return;
+  state = s;
+  const dests = new Map(Object.entries(s.dests));
+  cg.set({
+    fen: s.fen,
+    orientation,
+    turnColor: s.turn,
+    lastMove: s.last_move || undefined,
+    check: s.check ? s.turn : false,
+    movable: { color: movableColor(s), dests },
+  });
+  showChain(s.last_chain);
+  renderPanels(s);
+}
+
+// ---- panels -------------------------------------------------------------------
+
+function renderPanels(s) {
+  const humanNow = s.human.now;
+  const top = orientation === 'white' ? 'black' : 'white';
+  const bottom = orientation;
+  for (const [id, color] of [['player-top', top], ['player-bottom', bottom]]) {
+    const el = $(id);
+    el.dataset.color = color;
+    el.innerHTML = '';
+    const name = document.createElement('span');
+    name.className = 'name';
+    name.textContent = `${s.players[color]} plays ${cap(color)}`;
+    el.append(name);
+    const clock = document.createElement('span');
+    clock.className = 'clock';
+    clock.id = `clock-${color}`;
+    el.append(clock);
+    el.classList.toggle('to-move', s.turn === color && !s.ending);
+  }
+  updateClocks();
+
+  let status;
+  if (s.ending) status = `Game over: ${s.ending.result} (${s.ending.reason})`;
+  else if (s.engine_failure) status = s.engine_failure;
+  else if (s.engine_to_move) status = `${s.players[s.turn]} is thinking (${cap(s.turn)} to move)`;
+  else if (s.opponent.engine && s.future.length) status = `Looking at move ${s.history.length}: › or » to go on, or play a move here`;
+  else status = `${cap(s.turn)} to move` + (s.opponent.engine ? ` — you play ${cap(humanNow)}` : '');
+  $('status').textContent = status;
+
+  const rule = s.mode === 'chess' ? 'chess: no switching' : `SSCC, switch rule ${s.rules.switch_rule}, MinEnclosed ${s.rules.min_enclosed}`;
+  const run = s.run.switches > 0
+    ? `; run: ${s.run.switches} switch${s.run.switches > 1 ? 'es' : ''} in a row, limit ${s.run.limit ?? 'none'}`
+    : '';
+  $('run-info').textContent = rule + run;
+  const chain = s.last_chain;
+  $('chain-info').textContent = chain
+    ? `Last move closed a chain of size ${chain.size}: ${chain.loop.join('-')} around ${chain.enclosed.join(', ')}`
+    : '';
+
+  renderMoves(s);
+  $('fen').textContent = s.fen;
+
+  const engines = s.engines;
+  fillSelect($('opponent-engine'), [['', 'nobody (both sides by hand)'], ...engines.map(e => [e, e])], s.opponent.engine ?? '');
+  fillSelect($('analysis-engine'), engines.map(e => [e, e]), s.analysis.engine);
+  fillSelect($('match-first'), engines.map(e => [e, e]), $('match-first').value || engines[0]);
+  fillSelect($('match-second'), engines.map(e => [e, e]), $('match-second').value || engines[0]);
+  $('opponent-color').value = s.opponent.human;
+  if (document.activeElement !== $('opponent-tc')) $('opponent-tc').value = s.opponent.tc;
+  $('analysis-on').checked = s.analysis.on;
+  $('multipv').value = String(s.analysis.multipv);
+  if (!s.analysis.on) { $('analysis-lines').innerHTML = ''; $('analysis-head').textContent = ''; }
+  if (!s.engine_to_move) $('engine-thinking').textContent = '';
+  if (!s.analysis.on && !s.engine_to_move) resetEvalBar();
+  $('prev').disabled = $('first').disabled = s.history.length === 0;
+  $('next').disabled = $('last').disabled = s.future.length === 0;
+}
+
+function fillSelect(select, options, value) {
+  const key = JSON.stringify(options);
+  if (select.dataset.key !== key) {
+    select.innerHTML = '';
+    for (const [v, label] of options) {
+      const option = document.createElement('option');
+      option.value = v;
+      option.textContent = label;
+      select.append(option);
+    }
+    select.dataset.key = key;
+  }
+  if (document.activeElement !== select) select.value = value;
+}
+
+function renderMoves(s) {
+  const list = $('moves');
+  list.innerHTML = '';
+  const plies = [...s.history, ...s.future.map(p => ({ ...p, future: true }))];
+  for (const ply of plies) {
+    const item = document.createElement('li');
+    item.className = 'ply' + (ply.future ? ' future' : '') + (ply.ply === s.history.length ? ' current' : '');
+    item.dataset.ply = ply.ply;
+    const number = ply.color === 'white' ? `${ply.number}.` : `${ply.number}…`;
+    const num = document.createElement('span');
+    num.className = 'num';
+    num.textContent = number;
+    const san = document.createElement('span');
+    san.className = 'san';
+    san.textContent = ply.san;
+    item.append(num, san);
+    if (ply.chain) item.classList.add('closed-chain');
+    if (ply.switched) {
+      const mark = document.createElement('span');
+      mark.className = 'switch-mark';
+      mark.textContent = '{switch}';
+      mark.title = 'the player switched sides after this move';
+      item.append(mark);
+    }
+    item.addEventListener('click', () => change('/api/goto', { ply: ply.ply }));
+    list.append(item);
+  }
+  const current = list.querySelector('.current');
+  if (current) current.scrollIntoView({ block: 'nearest' });
+}
+
+let clockBase = { at: performance.now(), clocks: null };
+function updateClocks() {
+  if (!state) return;
+  if (clockBase.clocks !== state.clocks) clockBase = { at: performance.now(), clocks: state.clocks };
+  for (const color of ['white', 'black']) {
+    const el = $(`clock-${color}`);
+    if (!el) continue;
+    const clocks = state.clocks;
+    if (!clocks) { el.textContent = ''; continue; }
+    let ms = clocks[`${color}_ms`];
+    if (clocks.running === color) ms = Math.max(0, ms - (performance.now() - clockBase.at));
+    const tenths = Math.floor(ms / 100);
+    el.textContent = `${Math.floor(tenths / 600)}:${String(Math.floor(tenths / 10) % 60).padStart(2, '0')}.${tenths % 10}`;
+  }
+}
+setInterval(updateClocks, 200);
+
+// ---- a move of the person's ------------------------------------------------------
+
+async function onBoardMove(orig, dest) {
+  const candidates = state.moves.filter(m => m.from === orig && m.to === dest);
+  if (!candidates.length) { render(state, true); return; }
+  let chosen = candidates[0];
+  if (candidates.length > 1 || chosen.promotion) {
+    const piece = await askPromotion();
+    if (!piece) { render(state, true); return; }
+    chosen = candidates.find(m => m.promotion === piece) || chosen;
+  }
+  await playMove(chosen.uci);
+}
+
+async function playMove(uci) {
+  const legal = state.moves.find(m => m.uci === uci);
+  let doSwitch = false;
+  if (legal && legal.chain) {
+    const preview = await api('GET', `/api/chain?move=${encodeURIComponent(uci)}`);
+    if (!preview) return;
+    showChain(preview.chain);
+    if (preview.switch_allowed) {
+      doSwitch = await askSwitch(preview);
+    } else if (preview.why_not) {
+      say(`${preview.san} closes a chain, but no switch: ${preview.why_not}`);
+    }
+  }
+  await change('/api/move', { move: uci, switch: doSwitch });
+}
+
+function askPromotion() {
+  busy = true;
+  cg.set({ movable: { color: undefined } });
+  const dialog = $('promotion');
+  dialog.hidden = false;
+  return new Promise(resolve => {
+    for (const button of dialog.querySelectorAll('button')) {
+      button.onclick = () => {
+        dialog.hidden = true;
+        busy = false;
+        resolve(button.dataset.piece);
+      };
+    }
+  });
+}
+
+function askSwitch(preview) {
+  busy = true;
+  cg.set({ movable: { color: undefined } });
+  const chain = preview.chain;
+  $('switch-text').textContent =
+    `${preview.san} closes a chain of size ${chain.size}: ${chain.loop.join('-')} around ${chain.enclosed.join(', ')}. ` +
+    `Switch sides and move on at once with ${preview.next_army}, leaving your army to the opponent?`;
+  const limit = preview.limit === null ? 'no limit' : `limit ${preview.limit}`;
+  $('switch-run').textContent = `This would be switch ${preview.switches_if_switched} of this run (${limit}, rule ${preview.switch_rule}).`;
+  const dialog = $('switch-dialog');
+  dialog.hidden = false;
+  $('switch-yes').focus();
+  return new Promise(resolve => {
+    const done = answer => {
+      dialog.hidden = true;
+      busy = false;
+      resolve(answer);
+    };
+    $('switch-yes').onclick = () => done(true);
+    $('switch-no').onclick = () => done(false);
+  });
+}
+
+// ---- engine output -------------------------------------------------------------------
+
+function scoreText(line) {
+  if (line.white_mate !== null && line.white_mate !== undefined) {
+    return line.white_mate > 0 ? `#${line.white_mate}` : `#-${-line.white_mate}`;
+  }
+  const pawns = line.white_cp / 100;
+  return (pawns > 0 ? '+' : '') + pawns.toFixed(2);
+}
+
+function evalShare(line) {
+  if (line.white_mate !== null && line.white_mate !== undefined) return line.white_mate > 0 ? 100 : 0;
+  return 100 / (1 + Math.exp(-line.white_cp / 250));
+}
+
+function setEvalBar(line) {
+  const share = evalShare(line);
+  $('evalbar-white').style.height = `${share}%`;
+  $('evalbar-text').textContent = scoreText(line);
+  $('evalbar').dataset.score = scoreText(line);
+}
+
+function resetEvalBar() {
+  $('evalbar-white').style.height = '50%';
+  $('evalbar-text').textContent = '';
+  delete $('evalbar').dataset.score;
+}
+
+function onThinking(t) {
+  if (!state || t.generation !== state.generation) return;
+  lastThinking[t.role] = t;
+  const best = t.lines[0];
+  if (best) setEvalBar(best);
+  if (t.role === 'analysis') {
+    $('analysis-head').textContent =
+      `${t.engine}: depth ${t.depth ?? 0}, ${(t.elapsed_ms / 1000).toFixed(1)} s` + (t.done ? ' (stopped)' : '');
+    const list = $('analysis-lines');
+    list.innerHTML = '';
+    for (const line of t.lines) {
+      const item = document.createElement('li');
+      const score = document.createElement('b');
+      score.textContent = scoreText(line);
+      const pv = document.createElement('span');
+      pv.className = 'pv';
+      pv.textContent = ` d${line.depth} ${line.text}`;
+      item.append(score, pv);
+      list.append(item);
+    }
+  } else if (!t.done) {
+    $('engine-thinking').textContent = best
+      ? `${t.engine} thinks: depth ${best.depth}, ${scoreText(best)}, ${best.text}`
+      : `${t.engine} thinks…`;
+  }
+}
+
+// ---- a match ------------------------------------------------------------------------------
+
+const matchBoards = new Map();
+
+function renderMatch(m) {
+  if (!m || !m.active) return;
+  $('match-panel').open = true;
+  const engines = m.engines || ['?', '?'];
+  const score = m.score || { wins: 0, draws: 0, losses: 0, games: 0 };
+  const phase = m.running ? 'running' : (m.finished ? 'finished' : 'stopped');
+  $('match-head').textContent = m.error || m.waiting ||
+    `${engines[0]} vs ${engines[1]}: ${m.variant}, ${m.time_control}; ${score.games} of ${m.games_total} games, ${phase}`;
+  $('match-head').dataset.state = phase;
+  const table = $('match-table');
+  table.innerHTML = '<tr><th>engine</th><th>games</th><th>W</th><th>D</th><th>L</th><th>score</th><th>Elo</th></tr>';
+  const rows = [
+    [engines[0], score.wins, score.draws, score.losses, score.score, score.elo, score.elo_margin],
+    [engines[1], score.losses, score.draws, score.wins, score.score == null ? null : 1 - score.score,
+      score.elo == null ? null : -score.elo, score.elo_margin],
+  ];
+  for (const [name, w, d, l, points, elo, margin] of rows) {
+    const row = document.createElement('tr');
+    const cells = [name, score.games, w, d, l,
+      points == null ? '–' : `${(points * 100).toFixed(1)}%`,
+      elo == null ? '–' : `${elo > 0 ? '+' : ''}${elo.toFixed(1)}${margin == null ? '' : ` ± ${margin.toFixed(1)}`}`];
+    for (const cell of cells) {
+      const td = document.createElement('td');
+      td.textContent = String(cell);
+      row.append(td);
+    }
+    table.append(row);
+  }
+  $('match-sprt').textContent = m.sprt ? `SPRT: ${m.sprt}` : '';
+  const holder = $('match-games');
+  for (const game of m.games || []) {
+    let box = holder.querySelector(`[data-number="${game.number}"]`);
+    if (!box) {
+      box = document.createElement('div');
+      box.className = 'match-game';
+      box.dataset.number = game.number;
+      box.innerHTML = '<div class="match-title"></div><div class="mini-wrap"><div class="mini cg-wrap"></div></div><div class="match-moves"></div>';
+      holder.append(box);
+      matchBoards.set(game.number, Chessground(box.querySelector('.mini'), {
+        viewOnly: true, coordinates: false, animation: { enabled: false },
+        drawable: { enabled: false, visible: true, brushes: { chain: { key: 'chain', color: '#d9480f', opacity: 0.85, lineWidth: 9 } } },
+      }));
+    }
+    box.dataset.result = game.result;
+    const result = game.result === '*' ? `playing, ${cap(game.turn)} to move` : `${game.result} (${game.comment || ''})`;
+    box.querySelector('.match-title').textContent =
+      `Game ${game.number}: ${game.white} – ${game.black}, ${result}; ${game.plies} plies, ${game.switches} switches`;
+    box.querySelector('.match-moves').textContent = game.text;
+    const board = matchBoards.get(game.number);
+    board.set({ fen: game.fen, lastMove: game.last_move || undefined, highlight: { custom: chainSquares(game.last_chain) } });
+    board.setAutoShapes(chainShapes(game.last_chain));
+  }
+  $('match-log').textContent = (m.log || []).join('\n');
+}
+
+// ---- wiring ------------------------------------------------------------------------------
+
+function wire() {
+  $('first').onclick = () => change('/api/goto', { ply: 0 });
+  $('prev').onclick = () => state.history.length && change('/api/goto', { ply: state.history.length - 1 });
+  $('next').onclick = () => change('/api/redo');
+  $('last').onclick = () => change('/api/goto', { ply: state.history.length + state.future.length });
+  $('undo').onclick = () => change('/api/undo');
+  $('flip').onclick = () => {
+    orientation = orientation === 'white' ? 'black' : 'white';
+    render(state, true);
+  };
+  $('move-form').onsubmit = async event => {
+    event.preventDefault();
+    const text = $('move-input').value.trim();
+    if (!text) return;
+    const legal = state.moves.find(m => m.uci === text);
+    if (legal) await playMove(legal.uci);
+    else {
+      // SAN: the server reads it; a chain question needs the UCI form, which the preview gives.
+      const preview = await api('GET', `/api/chain?move=${encodeURIComponent(text)}`);
+      if (preview) await playMove(preview.move);
+    }
+    $('move-input').value = '';
+  };
+  $('new-game').onclick = () => change('/api/new', {
+    mode: $('new-mode').value,
+    rule: $('new-rule').value,
+    min_enclosed: Number($('new-min').value),
+    fen: $('new-fen').value.trim() || null,
+  });
+  $('opponent-apply').onclick = () => change('/api/opponent', {
+    engine: $('opponent-engine').value || null,
+    human: $('opponent-color').value,
+    tc: $('opponent-tc').value.trim() || null,
+  });
+  const analysis = () => change('/api/analysis', {
+    on: $('analysis-on').checked,
+    multipv: Number($('multipv').value),
+    engine: $('analysis-engine').value || null,
+  });
+  $('analysis-on').onchange = analysis;
+  $('multipv').onchange = analysis;
+  $('analysis-engine').onchange = analysis;
+  $('match-start').onclick = async () => {
+    for (const [number, board] of matchBoards) { board.destroy(); matchBoards.delete(number); }
+    $('match-games').innerHTML = '';
+    const max = $('match-max').value.trim();
+    const started = await api('POST', '/api/match/start', {
+      first: $('match-first').value,
+      second: $('match-second').value,
+      games: Number($('match-count').value) || 2,
+      tc: $('match-tc').value.trim() || null,
+      max_moves: max ? Number(max) : null,
+      sprt: $('match-sprt-args').value.trim() || null,
+    });
+    if (started) say('The match has started.');
+  };
+  $('match-stop').onclick = () => api('POST', '/api/match/stop');
+  $('pgn-save').onclick = async () => {
+    const saved = await api('GET', '/api/pgn');
+    if (!saved) return;
+    $('pgn-text').value = saved.pgn;
+    const link = $('pgn-download');
+    link.href = URL.createObjectURL(new Blob([saved.pgn], { type: 'application/x-chess-pgn' }));
+    link.hidden = false;
+    say('The game is in the PGN box (and behind the download link).');
+  };
+  $('pgn-load').onclick = async () => {
+    const loaded = await change('/api/load', { text: $('pgn-text').value });
+    if (loaded) say(`Loaded ${loaded.history.length} moves.`);
+  };
+}
+
+// Arrow keys step through the game, as the buttons do.
+document.addEventListener('keydown', event => {
+  if (!state || event.target.closest('input, textarea, select') || busy) return;
+  if (event.key === 'ArrowLeft' && state.history.length) change('/api/goto', { ply: state.history.length - 1 });
+  else if (event.key === 'ArrowRight' && state.future.length) change('/api/redo');
+  else return;
+  event.preventDefault();
+});
+
+function listen() {
+  const events = new EventSource('/api/events');
+  events.addEventListener('state', event => render(JSON.parse(event.data)));
+  events.addEventListener('thinking', event => onThinking(JSON.parse(event.data)));
+  events.addEventListener('match', event => renderMatch(JSON.parse(event.data)));
+  events.addEventListener('message', event => {
+    const message = JSON.parse(event.data);
+    say(message.text, message.error);
+    if (!message.error && /switches sides/.test(message.text)) banner(message.text);
+  });
+  events.onerror = () => $('status').textContent = 'Lost the server; retrying…';
+  events.onopen = async () => {
+    const fresh = await api('GET', '/api/state');
+    if (fresh) render(fresh, true);
+  };
+}
+
+async function start() {
+  cg = Chessground($('board'), {
+    orientation,
+    movable: { free: false, color: undefined, showDests: true, events: { after: onBoardMove } },
+    premovable: { enabled: false },
+    draggable: { showGhost: true },
+    highlight: { lastMove: true, check: true },
+    animation: { duration: 150 },
+    drawable: {
+      enabled: true,
+      visible: true,
+      brushes: { chain: { key: 'chain', color: '#d9480f', opacity: 0.85, lineWidth: 9 } },
+    },
+  });
+  wire();
+  const first = await api('GET', '/api/state');
+  if (first) render(first, true);
+  const watched = await api('GET', '/api/match');
+  if (watched) renderMatch(watched);
+  listen();
+  document.body.dataset.readyMs = String(Math.round(performance.now()));
+  document.body.dataset.ready = 'true';
+}
+
+start();

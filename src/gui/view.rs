@@ -1,0 +1,173 @@
+//! The game as the page sees it: one JSON object with the board, the legal
+//! moves per square, the chain of the last move, the run of switches, the
+//! move list in SAN with its switches, who plays which army, and the clocks.
+
+use std::collections::BTreeMap;
+
+use serde_json::{Value, json};
+
+use super::app::{AnalysisSettings, EngineBook};
+use super::session::{DrawnChain, Session};
+use crate::board::{Color, Move, Position, san};
+use crate::game::Player;
+
+/// `White` or `Black`.
+pub fn capitalized(color: Color) -> &'static str {
+    match color {
+        Color::White => "White",
+        Color::Black => "Black",
+    }
+}
+
+/// The move in SAN with its number: `12. Nf3` or `12... e5`.
+pub fn numbered(before: &Position, mv: Move) -> String {
+    let dots = match before.side_to_move() {
+        Color::White => ".",
+        Color::Black => "...",
+    };
+    format!(
+        "{}{dots} {}",
+        before.fullmove_number(),
+        san::format(before, mv)
+    )
+}
+
+pub fn chain_json(found: &DrawnChain) -> Value {
+    json!({
+        "loop": found.loop_squares,
+        "enclosed": found.enclosed,
+        "size": found.size,
+    })
+}
+
+fn player_json(player: Player) -> &'static str {
+    match player {
+        Player::StartedWhite => "white",
+        Player::StartedBlack => "black",
+    }
+}
+
+/// One ply of the move list.
+fn ply_json(index: usize, before: &Position, mv: Move, switched: bool, chain: bool) -> Value {
+    json!({
+        "ply": index + 1,
+        "number": before.fullmove_number(),
+        "color": before.side_to_move().to_string(),
+        "san": san::format(before, mv),
+        "uci": mv.to_string(),
+        "switched": switched,
+        "chain": chain,
+    })
+}
+
+pub fn state(session: &Session, analysis: &AnalysisSettings, book: &EngineBook) -> Value {
+    let game = session.game();
+    let position = game.position();
+    let legal = session.legal_moves();
+    let mut dests: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    let moves: Vec<Value> = legal
+        .iter()
+        .map(|legal| {
+            let mv = legal.mv;
+            dests
+                .entry(mv.from().to_string())
+                .or_default()
+                .push(mv.to().to_string());
+            json!({
+                "uci": mv.to_string(),
+                "from": mv.from().to_string(),
+                "to": mv.to().to_string(),
+                "promotion": mv.promotion().map(|piece| piece.letter().to_ascii_lowercase().to_string()),
+                "chain": legal.closes_chain,
+                "switchable": legal.switchable,
+            })
+        })
+        .collect();
+    for targets in dests.values_mut() {
+        targets.dedup();
+    }
+    let history: Vec<Value> = game
+        .plies()
+        .iter()
+        .enumerate()
+        .map(|(index, ply)| ply_json(index, ply.before(), ply.mv, ply.switched, ply.formed_chain))
+        .collect();
+    let mut future = Vec::new();
+    let mut replay = game.clone();
+    for &(mv, switch) in session.redo_moves().iter().rev() {
+        let before = replay.position().clone();
+        let chain = replay.forms_chain(mv);
+        if replay.apply(mv, switch).is_err() {
+            break;
+        }
+        future.push(ply_json(
+            history.len() + future.len(),
+            &before,
+            mv,
+            switch,
+            chain,
+        ));
+    }
+    let mut run = game.run();
+    let last_move = game
+        .plies()
+        .last()
+        .map(|ply| [ply.mv.from().to_string(), ply.mv.to().to_string()]);
+    let opponent = session.opponent();
+    let clocks = session.clock_left().map(|[white, black]| {
+        json!({
+            "white_ms": white.as_millis() as u64,
+            "black_ms": black.as_millis() as u64,
+            "running": (session.ending().is_none()).then(|| position.side_to_move().to_string()),
+        })
+    });
+    json!({
+        "generation": session.generation(),
+        "mode": session.mode().name(),
+        "rules": {
+            "switch_rule": game.rules().switch_rule.name(),
+            "min_enclosed": game.rules().min_enclosed,
+        },
+        "fen": position.to_fen(),
+        "start_fen": game.start().to_fen(),
+        "turn": position.side_to_move().to_string(),
+        "check": position.in_check(),
+        "dests": dests,
+        "moves": moves,
+        "last_move": last_move,
+        "last_chain": session.last_chain().as_ref().map(chain_json),
+        "run": {
+            "switches": run.switches(),
+            "limit": run.limit(),
+        },
+        "history": history,
+        "future": future,
+        "players": {
+            "white": session.controller_name(Color::White),
+            "black": session.controller_name(Color::Black),
+        },
+        "human": {
+            "started": player_json(opponent.human),
+            "now": session.human_color().to_string(),
+        },
+        "opponent": {
+            "engine": opponent.engine,
+            "human": player_json(opponent.human),
+            "tc": opponent.control.to_string(),
+        },
+        "engine_to_move": session.engine_to_move(),
+        "engine_failure": session.engine_failure(),
+        "ending": session.ending().map(|(result, why)| json!({
+            "result": result.as_str(),
+            "reason": why,
+        })),
+        "clocks": clocks,
+        "analysis": {
+            "on": analysis.on,
+            "multipv": analysis.multipv,
+            "engine": analysis.engine,
+        },
+        "engines": book.engines.iter().map(|spec| spec.name.as_str()).collect::<Vec<_>>(),
+        "engine_list_problem": book.list_problem,
+    })
+}
