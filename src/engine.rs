@@ -20,6 +20,7 @@ use crate::time::{Budget, TimeLeft};
 use crate::tools::{bench, perft};
 use crate::transposition::TranspositionTable;
 use crate::uci::{bestmove_line, error, info_line, quote, send};
+use crate::wdl;
 
 /// The engine's options, as `setoption` leaves them.
 #[derive(Clone, Debug)]
@@ -29,6 +30,7 @@ pub struct Options {
     pub move_overhead: u64,
     pub multipv: usize,
     pub ponder: bool,
+    pub show_wdl: bool,
     pub sscc: bool,
     pub switch_rule: SwitchRule,
     pub min_enclosed: u32,
@@ -42,6 +44,7 @@ impl Default for Options {
             move_overhead: 10,
             multipv: 1,
             ponder: false,
+            show_wdl: false,
             sscc: false,
             switch_rule: SwitchRule::Chain,
             min_enclosed: 2,
@@ -251,6 +254,11 @@ impl Engine {
                 )),
             }
         };
+        let check = || match value.to_ascii_lowercase().as_str() {
+            "true" => Ok(true),
+            "false" => Ok(false),
+            _ => Err(format!("option {name} needs true or false, not '{value}'")),
+        };
         match name.to_ascii_lowercase().as_str() {
             // The old table stays until the new one is had.
             "hash" => spin(1, HASH_MAX_MB).and_then(|mb| {
@@ -263,17 +271,8 @@ impl Engine {
             }
             "move overhead" => spin(0, 5000).map(|ms| self.options.move_overhead = ms as u64),
             "multipv" => spin(1, 256).map(|lines| self.options.multipv = lines as usize),
-            "ponder" => match value.to_ascii_lowercase().as_str() {
-                "true" => {
-                    self.options.ponder = true;
-                    Ok(())
-                }
-                "false" => {
-                    self.options.ponder = false;
-                    Ok(())
-                }
-                _ => Err(format!("option Ponder needs true or false, not '{value}'")),
-            },
+            "ponder" => check().map(|on| self.options.ponder = on),
+            "uci_showwdl" => check().map(|on| self.options.show_wdl = on),
             "clear hash" => {
                 self.clear_hash();
                 Ok(())
@@ -370,25 +369,22 @@ impl Engine {
                 && go.limits.mate.is_none());
         let control = Arc::new(Control::default());
         control.pondering.store(go.ponder, Ordering::Relaxed);
-        let root = Root::of_game(&self.game, self.variant());
-        let tt = Arc::clone(&self.tt);
+        let job = SearchJob {
+            root: Root::of_game(&self.game, self.variant()),
+            limits: go.limits,
+            tt: Arc::clone(&self.tt),
+            started,
+            endless,
+            show_wdl: self.options.show_wdl,
+        };
         let histories = Arc::clone(&self.histories);
         let thread_control = Arc::clone(&control);
-        let limits = go.limits;
         let spawned = std::thread::Builder::new()
             .name("search".to_string())
             .stack_size(64 << 20)
             .spawn(move || {
                 let mut histories = histories.lock().unwrap_or_else(PoisonError::into_inner);
-                search_and_answer(
-                    &root,
-                    &limits,
-                    &tt,
-                    &mut histories,
-                    &thread_control,
-                    started,
-                    endless,
-                );
+                search_and_answer(&job, &mut histories, &thread_control);
             });
         match spawned {
             Ok(handle) => {
@@ -434,19 +430,40 @@ impl Engine {
     }
 }
 
-/// The search thread: search, wait while `go infinite` or pondering asks to, answer.
-fn search_and_answer(
-    root: &Root,
-    limits: &Limits,
-    tt: &Arc<TranspositionTable>,
-    histories: &mut Vec<Histories>,
-    control: &Control,
+/// What `go` hands its search thread.
+struct SearchJob {
+    root: Root,
+    limits: Limits,
+    tt: Arc<TranspositionTable>,
+    /// When `go` arrived: the clock runs from there.
     started: Instant,
+    /// `go infinite`, or no limit at all: `bestmove` waits for `stop`.
     endless: bool,
-) {
-    let mut reporter = |info: &Info| send(&info_line(info));
+    show_wdl: bool,
+}
+
+/// The search thread: search, wait while `go infinite` or pondering asks to, answer.
+fn search_and_answer(job: &SearchJob, histories: &mut Vec<Histories>, control: &Control) {
+    let SearchJob {
+        root,
+        limits,
+        tt,
+        started,
+        endless,
+        show_wdl,
+    } = job;
+    let wdl = show_wdl.then(|| (wdl::material(&root.position), root.variant));
+    let mut reporter = |info: &Info| send(&info_line(info, wdl));
     let outcome = panic::catch_unwind(AssertUnwindSafe(|| {
-        search::search(root, limits, tt, histories, control, started, &mut reporter)
+        search::search(
+            root,
+            limits,
+            tt,
+            histories,
+            control,
+            *started,
+            &mut reporter,
+        )
     }));
     let result = match outcome {
         Ok(result) => result,
@@ -463,7 +480,7 @@ fn search_and_answer(
         }
     };
     // The protocol forbids `bestmove` before `stop` in infinite or ponder mode.
-    while (endless || control.pondering.load(Ordering::Relaxed))
+    while (*endless || control.pondering.load(Ordering::Relaxed))
         && !control.stop.load(Ordering::Relaxed)
     {
         std::thread::sleep(Duration::from_millis(1));

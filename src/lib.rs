@@ -19,3 +19,4 @@ pub mod time;
 pub mod tools;
 pub mod transposition;
 pub mod uci;
+pub mod wdl;

@@ -22,9 +22,10 @@ use crate::engine::{Engine, GoCommand, HASH_MAX_MB, THREADS_MAX};
 use crate::eval;
 use crate::game::{Rules, SwitchRule};
 use crate::movepick::{Action, describe_action};
-use crate::search::{self, Info, Report, SearchResult, uci_score};
+use crate::search::{self, Info, Report, SearchResult, Variant, uci_score};
 use crate::tools::{bench, perft};
 use crate::transposition::Bound;
+use crate::wdl;
 
 const NAME: &str = concat!("Catena ", env!("CARGO_PKG_VERSION"));
 const AUTHOR: &str = "the Catena developers";
@@ -94,6 +95,10 @@ fn option_configs() -> Vec<UciOptionConfig> {
         },
         UciOptionConfig::Button {
             name: "Clear Hash".to_string(),
+        },
+        UciOptionConfig::Check {
+            name: "UCI_ShowWDL".to_string(),
+            default: Some(false),
         },
         combo("UCI_Variant", "chess", &["chess", "sscc"]),
         combo("SwitchRule", SwitchRule::Chain.name(), &rules),
@@ -502,9 +507,11 @@ fn squares(cells: &[chain::Cell]) -> String {
 }
 
 /// The `info` line of what the search tells.
-pub(crate) fn info_line(info: &Info) -> String {
+/// An `info` line; with `wdl` (the root's material and the variant, when
+/// `UCI_ShowWDL` is on) a line of the search carries the odds of its score.
+pub(crate) fn info_line(info: &Info, wdl: Option<(u32, Variant)>) -> String {
     match info {
-        Info::Line(report) => line_info(report),
+        Info::Line(report) => line_info(report, wdl),
         Info::CurrentMove {
             depth,
             action,
@@ -520,7 +527,7 @@ pub(crate) fn info_line(info: &Info) -> String {
 }
 
 /// The `info` line of an iteration's line.
-fn line_info(report: &Report) -> String {
+fn line_info(report: &Report, wdl: Option<(u32, Variant)>) -> String {
     let (cp, mate) = uci_score(report.score);
     let millis = report.time.as_millis().max(1) as u64;
     let mut attributes = vec![
@@ -533,13 +540,23 @@ fn line_info(report: &Report) -> String {
             lower_bound: (report.bound == Some(Bound::Lower)).then_some(true),
             upper_bound: (report.bound == Some(Bound::Upper)).then_some(true),
         },
+    ];
+    if let Some((material, variant)) = wdl {
+        // vampirc-uci has no `wdl`; Stockfish writes it after the score.
+        let odds = wdl::win_draw_loss(report.score, material, variant);
+        attributes.push(UciInfoAttribute::Any(
+            "wdl".to_string(),
+            format!("{} {} {}", odds.win, odds.draw, odds.loss),
+        ));
+    }
+    attributes.extend([
         UciInfoAttribute::Nodes(report.nodes),
         UciInfoAttribute::Nps(report.nodes.saturating_mul(1000) / millis),
         UciInfoAttribute::HashFull(report.hashfull),
         UciInfoAttribute::Time(vampirc_uci::Duration::milliseconds(
             report.time.as_millis() as i64
         )),
-    ];
+    ]);
     if !report.pv.is_empty() {
         let pv: Vec<String> = report
             .pv

@@ -148,6 +148,7 @@ fn handshake_lists_every_option() {
         "option name MultiPV type spin",
         "option name Ponder type check",
         "option name Clear Hash type button",
+        "option name UCI_ShowWDL type check default false",
         "option name UCI_Variant type combo default chess var chess var sscc",
         "option name SwitchRule type combo default chain var chain var moves var unlimited",
         "option name MinEnclosed type spin default 2 min 1 max 16",
@@ -159,6 +160,53 @@ fn handshake_lists_every_option() {
     }
     assert_eq!(engine.ready().last().unwrap(), "readyok");
     engine.quit();
+}
+
+/// `UCI_ShowWDL` adds `wdl W D L` (per mille, summing to 1000) after the
+/// score of every line, certain for a mate; without it there is none.
+#[test]
+fn show_wdl_adds_the_odds_to_every_line() {
+    for (variant, fen, mates) in [
+        (
+            "chess",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            false,
+        ),
+        ("chess", "7k/8/8/8/8/8/R7/1R4K1 w - - 0 1", true),
+        (
+            "sscc",
+            "rnbqkbnr/pppp1ppp/8/4p3/8/2P5/PP1PPPPP/RNBQKBNR w KQkq - 0 2",
+            false,
+        ),
+    ] {
+        let mut engine = Engine::start();
+        engine.send(&format!("setoption name UCI_Variant value {variant}"));
+        for show in [false, true] {
+            engine.send(&format!("setoption name UCI_ShowWDL value {show}"));
+            engine.send(&format!("position fen {fen}"));
+            engine.send("go depth 6");
+            let (_, lines) = engine.bestmove();
+            let scored: Vec<&String> = lines.iter().filter(|l| l.contains(" score ")).collect();
+            assert!(!scored.is_empty(), "{lines:#?}");
+            for line in scored {
+                let words: Vec<&str> = line.split_whitespace().collect();
+                let Some(at) = words.iter().position(|&word| word == "wdl") else {
+                    assert!(!show, "no wdl in '{line}'");
+                    continue;
+                };
+                assert!(show, "wdl without UCI_ShowWDL in '{line}'");
+                let odds: Vec<u32> = words[at + 1..at + 4]
+                    .iter()
+                    .map(|word| word.parse().unwrap())
+                    .collect();
+                assert_eq!(odds.iter().sum::<u32>(), 1000, "{line}");
+                if mates && line.contains("score mate") {
+                    assert_eq!(odds, [1000, 0, 0], "{line}");
+                }
+            }
+        }
+        engine.quit();
+    }
 }
 
 #[test]
@@ -754,6 +802,7 @@ const FUZZ_WORDS: &[&str] = &[
     "chess",
     "SwitchRule",
     "MinEnclosed",
+    "UCI_ShowWDL",
     "chain",
     "unlimited",
     "true",

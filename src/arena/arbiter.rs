@@ -360,7 +360,15 @@ mod tests {
             Err(Offence::IllegalMove("e7e8k".to_string()))
         );
         // "zze4" and "e2zz" have one good square: each half is checked.
-        for garbage in ["", "xyzzy", "e2e4 please", "e2e4 switch now", "e2", "zze4", "e2zz"] {
+        for garbage in [
+            "",
+            "xyzzy",
+            "e2e4 please",
+            "e2e4 switch now",
+            "e2",
+            "zze4",
+            "e2zz",
+        ] {
             assert!(
                 matches!(read(garbage), Err(Offence::Unreadable(_))),
                 "{garbage}"
