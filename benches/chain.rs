@@ -53,7 +53,6 @@ fn forms_chain((position, landing): &(Position, Bitboard)) -> bool {
 
 /// The chess board: one pass over the positions of 100 games per iteration.
 fn board(c: &mut Criterion) {
-    catena::board::attacks::init();
     let positions = game_positions(100, 160);
     let past_rejection: Vec<_> = positions
         .iter()

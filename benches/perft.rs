@@ -21,7 +21,6 @@ const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
 
 fn chess(c: &mut Criterion) {
-    catena::board::attacks::init();
     let mut group = c.benchmark_group("perft");
     for (name, fen, depth, leaves) in [
         ("start", START, 4, 197_281),

@@ -3,7 +3,6 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 use catena::arena::{self, MatchArgs};
-use catena::board::attacks;
 use catena::gui::{self, GuiArgs};
 use catena::play::{self, PlayArgs};
 use catena::tools::bench;
@@ -91,7 +90,6 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    attacks::init();
     let outcome = match &cli.command {
         None => {
             catena::uci::Uci::new().run(std::io::stdin().lock());

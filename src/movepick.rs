@@ -230,7 +230,6 @@ mod tests {
 
     #[test]
     fn pack_distinguishes_switches_and_is_never_zero() {
-        crate::board::attacks::init();
         let position = Position::startpos();
         let mut packed: Vec<u16> = Vec::new();
         for mv in position.legal_moves() {
@@ -248,7 +247,6 @@ mod tests {
 
     #[test]
     fn captures_come_before_quiet_moves() {
-        crate::board::attacks::init();
         let position =
             Position::from_fen("rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2")
                 .unwrap();

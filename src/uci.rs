@@ -656,7 +656,6 @@ mod tests {
 
     #[test]
     fn bestmove_lines_carry_promotions_ponder_moves_and_switches() {
-        crate::board::attacks::init();
         let position = Position::from_fen("8/4P3/8/8/8/k7/8/K7 w - - 0 1").unwrap();
         let promotion = position.parse_move("e7e8q").unwrap();
         let king = position.parse_move("a1b1").unwrap();

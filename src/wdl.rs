@@ -129,7 +129,6 @@ mod tests {
 
     #[test]
     fn material_counts_the_start_as_78() {
-        crate::board::attacks::init();
         assert_eq!(material(&Position::startpos()), 78);
     }
 }

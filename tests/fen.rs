@@ -290,7 +290,6 @@ fn every_fault_has_its_own_error_and_message() {
 /// on, and the FEN written at the end reads back to the same position.
 #[test]
 fn move_counters_never_wrap_and_always_read_back() {
-    catena::board::attacks::init();
     let mut position = Position::from_fen("4k1n1/8/8/8/8/8/8/1N2K3 w - - 0 1").unwrap();
     let shuffle = ["b1c3", "g8f6", "c3b1", "f6g8"];
     let mut largest_clock = 0;

@@ -6,7 +6,6 @@ mod gui_support;
 
 use std::time::{Duration, Instant};
 
-use catena::board::attacks;
 use catena::game::pgn;
 use gui_support::{GuiServer, raw_request};
 use serde_json::Value;
@@ -118,7 +117,6 @@ fn plays_c3_e5_d3_shows_the_chain_and_switches() {
     assert_eq!(state["run"]["switches"], 1);
 
     // Saved, the game reads back with the project's PGN reader.
-    attacks::init();
     let saved = json(&server.get("/api/pgn").1);
     let record = pgn::read(saved["pgn"].as_str().unwrap()).unwrap();
     assert_eq!(record.game.uci_moves(), "c2c3 e7e5 d2d3 switch");

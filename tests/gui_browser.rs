@@ -14,7 +14,6 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use catena::board::attacks;
 use catena::game::pgn;
 use fantoccini::actions::{InputSource, MOUSE_BUTTON_LEFT, MouseActions, PointerAction};
 use fantoccini::{Client, ClientBuilder, Locator};
@@ -239,7 +238,6 @@ fn plays_switches_undoes_saves_and_loads_in_chromium() {
         eprintln!("skipped: {why}");
         return;
     };
-    attacks::init();
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

@@ -12,7 +12,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use catena::board::{Bitboard, Color, Piece, Position, attacks, san};
+use catena::board::{Bitboard, Color, Piece, Position, san};
 use common::generators::cells_of;
 use common::oracle::{OGrid, Options, oracle};
 use common::scratch::ScratchDir;
@@ -136,7 +136,6 @@ impl Replayed {
 /// The games of a PGN text, each replayed with the checks above (rule
 /// `chain`, MinEnclosed 2).
 fn replay_all(text: &str) -> Vec<Replayed> {
-    attacks::init();
     let mut games = Vec::new();
     let mut tags = HashMap::new();
     let mut movetext = String::new();

@@ -9,7 +9,7 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
-use catena::board::{Move, Position, attacks, san};
+use catena::board::{Move, Position, san};
 use catena::game::pgn;
 use common::scratch::ScratchDir;
 
@@ -27,7 +27,6 @@ struct Terminal {
 impl Terminal {
     /// Starts `catena play ARGS` and returns it with its text up to the first prompt.
     fn start(args: &[&str]) -> (Terminal, String) {
-        attacks::init();
         let mut child = Command::new(env!("CARGO_BIN_EXE_catena"))
             .arg("play")
             .args(args)

@@ -3,7 +3,7 @@
 
 mod common;
 
-use catena::board::{Position, attacks};
+use catena::board::Position;
 use catena::game::{GameState, Rules, SwitchRule, SwitchRun, forms_chain, pgn};
 use catena::runs::RunMates;
 use catena::tools::epd;
@@ -86,7 +86,6 @@ fn states() -> Vec<(Position, SwitchRun)> {
 
 #[test]
 fn the_probe_finds_the_shortest_run_mate_as_the_plain_search_does() {
-    attacks::init();
     let states = states();
     let mut found = 0;
     for rule in SwitchRule::ALL {
@@ -105,7 +104,6 @@ fn the_probe_finds_the_shortest_run_mate_as_the_plain_search_does() {
 
 #[test]
 fn every_run_mate_is_a_forced_win() {
-    attacks::init();
     let rules = Rules::default();
     let mut probe = RunMates::default();
     let mut checked = 0;
@@ -124,7 +122,6 @@ fn every_run_mate_is_a_forced_win() {
 
 #[test]
 fn a_probe_out_of_nodes_claims_nothing() {
-    attacks::init();
     let rules = Rules::default();
     for (position, run) in states() {
         let mut probe = RunMates::default();

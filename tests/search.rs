@@ -29,7 +29,6 @@ fn search_learning(
     limits: &Limits,
     histories: &mut Vec<Histories>,
 ) -> SearchResult {
-    catena::board::attacks::init();
     let root = Root {
         position: Position::from_fen(fen).unwrap(),
         run: SwitchRun::default(),
@@ -83,7 +82,6 @@ fn stop_ends_every_thread_of_an_endless_search() {
         let searcher = {
             let (control, limits) = (Arc::clone(&control), limits.clone());
             std::thread::spawn(move || {
-                catena::board::attacks::init();
                 let root = Root {
                     position: Position::startpos(),
                     run: SwitchRun::default(),
@@ -154,7 +152,6 @@ fn switches_into_a_mate_in_sscc_only() {
 
 #[test]
 fn a_run_changes_the_transposition_key() {
-    catena::board::attacks::init();
     assert_eq!(search::run_key(SwitchRun::default()), 0);
     // Every run met in the SSCC bench games under each rule, grown by the
     // first chain-closing move of each of its positions: equal runs share a

@@ -30,7 +30,6 @@ fn search_in(
     variant: Variant,
     depth: i32,
 ) -> SearchResult {
-    catena::board::attacks::init();
     let root = Root {
         position: position.clone(),
         run,
@@ -107,7 +106,6 @@ fn cases() -> Vec<Case> {
 /// gets each of them wrong.
 #[test]
 fn the_inner_switch_suite_is_proven_by_minimax() {
-    catena::board::attacks::init();
     let cases = cases();
     assert!(cases.len() >= 4, "{} cases", cases.len());
     let wins = cases.iter().filter(|case| case.win).count();
@@ -209,7 +207,6 @@ fn lopsided_game(rng: &mut SplitMix64, variant: Variant) -> Vec<Position> {
 #[test]
 #[ignore = "generator: writes tests/data/inner_switches.epd (minutes)"]
 fn make_inner_switch_suite() {
-    catena::board::attacks::init();
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/mates.epd");
     let mates: Vec<String> = std::fs::read_to_string(path)
         .unwrap()
@@ -310,7 +307,6 @@ fn board_of(squares: &[char]) -> String {
 #[test]
 #[ignore = "generator: writes tests/data/runs.epd"]
 fn make_run_suite() {
-    catena::board::attacks::init();
     let rules = rules("moves");
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/switch_wins.epd");
     let wins: Vec<String> = std::fs::read_to_string(path)

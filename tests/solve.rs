@@ -84,7 +84,6 @@ fn defender_can_switch(position: &Position, rules: &Rules) -> bool {
 /// on every state under each rule: not one disagreement.
 #[test]
 fn the_solver_decides_as_the_plain_minimax_within_three_plies() {
-    catena::board::attacks::init();
     let states = states();
     let cases: Vec<(Position, SwitchRun, SwitchRule)> = states
         .iter()
@@ -127,7 +126,6 @@ fn the_solver_decides_as_the_plain_minimax_within_three_plies() {
 /// mate it proves, which need not be the shortest).
 #[test]
 fn the_solver_agrees_with_the_engines_mates() {
-    catena::board::attacks::init();
     let rules = Rules::default();
     let mut mates = 0;
     for suite in ["switch_wins", "mates", "inner_switches"] {
@@ -344,7 +342,6 @@ fn the_puzzle_file_spans_depths_and_rules() {
 /// A seeded sample of 24 puzzles, re-proved with uniqueness.
 #[test]
 fn a_sample_of_the_puzzles_is_proven_again() {
-    catena::board::attacks::init();
     let lines = puzzle_lines();
     let mut rng = SplitMix64::new(0x9a221e);
     let sample: Vec<&String> = (0..24).map(|_| &lines[rng.below(lines.len())]).collect();
@@ -359,7 +356,6 @@ fn a_sample_of_the_puzzles_is_proven_again() {
 #[test]
 #[ignore = "long tier: about 25 s"]
 fn every_puzzle_is_proven_again() {
-    catena::board::attacks::init();
     let failures: Vec<String> = puzzle_lines()
         .par_iter()
         .filter_map(|line| reprove(line).err().map(|why| format!("{line}: {why}")))

@@ -7,7 +7,6 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Instant;
 
-use catena::board::attacks;
 use catena::game::{GameState, Rules, pgn};
 use catena::search::{self, Control, Limits, MATE_BOUND, Variant};
 use catena::tools::epd;
@@ -26,7 +25,6 @@ const QUOTA: [(Kind, usize); 5] = [
 
 #[test]
 fn every_bench_position_is_of_its_kind() {
-    attacks::init();
     let positions = sscc_bench::positions().unwrap_or_else(|error| panic!("{error}"));
     assert!(positions.len() >= 30, "only {} positions", positions.len());
     let mut counts: BTreeMap<Kind, usize> = BTreeMap::new();
@@ -103,7 +101,6 @@ fn decided(line: &str) -> bool {
 #[test]
 #[ignore = "generator: writes src/tools/sscc_bench.epd from the games"]
 fn make_sscc_bench() {
-    attacks::init();
     let text = std::fs::read_to_string(GAMES).expect("the games are checked in");
     let records = pgn::read_all(&text).unwrap_or_else(|error| panic!("{error}"));
     let mut taken: BTreeMap<Kind, Vec<String>> = BTreeMap::new();

@@ -130,7 +130,6 @@ fn assert_legal(position: &Position, line: &str) -> String {
 }
 
 fn position_of(fen: &str) -> Position {
-    catena::board::attacks::init();
     Position::from_fen(fen).unwrap()
 }
 

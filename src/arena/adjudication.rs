@@ -189,7 +189,6 @@ mod tests {
     }
 
     fn game_after(movetext: &str) -> GameState {
-        crate::board::attacks::init();
         crate::game::pgn::read(movetext).unwrap().game
     }
 

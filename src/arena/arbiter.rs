@@ -347,7 +347,6 @@ mod tests {
 
     #[test]
     fn reads_bestmove_lines() {
-        crate::board::attacks::init();
         let start = Position::startpos();
         let read = |text: &str| read_bestmove(&start, &words(text));
         assert_eq!(read("e2e4").unwrap().0.to_string(), "e2e4");
@@ -378,7 +377,6 @@ mod tests {
 
     #[test]
     fn position_commands_carry_switches_only_for_sscc_engines() {
-        crate::board::attacks::init();
         let mut game = GameState::new(Position::startpos(), Rules::default());
         assert_eq!(position_command(&game, true), "position startpos");
         game.apply_uci_moves(&["c2c3", "e7e5", "d2d3", "switch"])

@@ -162,7 +162,6 @@ mod tests {
 
     #[test]
     fn reads_epd_lines_with_or_without_counters_and_operations() {
-        crate::board::attacks::init();
         let text = "# openings\n\
             rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - bm e5; id \"e4\";\n\
             \n\
@@ -177,7 +176,6 @@ mod tests {
 
     /// Ten openings told apart by their fullmove number.
     fn numbered() -> Vec<Opening> {
-        crate::board::attacks::init();
         let text: String = (1..=10)
             .map(|n| format!("4k3/8/8/8/8/8/4P3/4K3 w - - 0 {n}\n"))
             .collect();
@@ -219,7 +217,6 @@ mod tests {
 
     #[test]
     fn reads_pgn_openings_with_switches_under_the_match_rules() {
-        crate::board::attacks::init();
         let text = "1. c3 e5 2. d3 {switch} 2... Nf6 *\n\n1. e4 *\n";
         let openings = from_pgn(text, Rules::default()).unwrap();
         assert_eq!(openings.len(), 2);

@@ -1,62 +1,57 @@
-//! Attack sets of every piece, from tables built once at start-up.
+//! Attack sets of every piece, read from `static` tables that `build.rs`
+//! writes, as cozy-chess does: nothing is built at start-up.
 //!
-//! Sliding pieces use "fancy" magic bitboards: the relevant blockers of a square
-//! are multiplied by a magic factor whose top bits index a shared table. The
-//! factors are searched by `build.rs`; the tables are filled in at start-up.
+//! Sliding pieces use "fancy" magic bitboards: the relevant blockers of a
+//! square are multiplied by a magic factor whose top bits index a shared
+//! table. The factors are searched by `build.rs`, which fills in the table
+//! from them (`geometry.rs` holds the rays and steps it uses).
 
-use once_cell::sync::Lazy;
-
-use super::slider_geometry::{
-    BISHOP_DIRECTIONS, ROOK_DIRECTIONS, ray_attacks, relevant_blockers, subsets,
-};
 use super::{Bitboard, Color, Square};
 
-include!(concat!(env!("OUT_DIR"), "/magic_factors.rs"));
-const KNIGHT_STEPS: [(i8, i8); 8] = [
-    (1, 2),
-    (2, 1),
-    (2, -1),
-    (1, -2),
-    (-1, -2),
-    (-2, -1),
-    (-2, 1),
-    (-1, 2),
-];
-const KING_STEPS: [(i8, i8); 8] = [
-    (1, 0),
-    (1, 1),
-    (0, 1),
-    (-1, 1),
-    (-1, 0),
-    (-1, -1),
-    (0, -1),
-    (1, -1),
-];
+/// Where the magic multiplication of one square's blockers lands in [`SLIDING`].
+struct Magic {
+    mask: u64,
+    factor: u64,
+    shift: u32,
+    offset: usize,
+}
+
+impl Magic {
+    #[inline]
+    fn attacks(&self, occupied: Bitboard) -> Bitboard {
+        let index = ((occupied.0 & self.mask).wrapping_mul(self.factor) >> self.shift) as usize;
+        // SAFETY: the product's top `64 - shift` bits index below `1 << (64 - shift)`,
+        // and `build.rs` gave this square that many entries from `offset`.
+        Bitboard(unsafe { *SLIDING.get_unchecked(self.offset + index) })
+    }
+}
+
+include!(concat!(env!("OUT_DIR"), "/attack_tables.rs"));
 
 #[inline]
 pub fn knight_attacks(square: Square) -> Bitboard {
-    TABLES.knight[square.index()]
+    Bitboard(KNIGHT[square.index()])
 }
 
 #[inline]
 pub fn king_attacks(square: Square) -> Bitboard {
-    TABLES.king[square.index()]
+    Bitboard(KING[square.index()])
 }
 
 /// The squares a pawn of `color` on `square` attacks.
 #[inline]
 pub fn pawn_attacks(color: Color, square: Square) -> Bitboard {
-    TABLES.pawn[color.index()][square.index()]
+    Bitboard(PAWN[color.index()][square.index()])
 }
 
 #[inline]
 pub fn bishop_attacks(square: Square, occupied: Bitboard) -> Bitboard {
-    TABLES.bishop[square.index()].attacks(&TABLES.sliding, occupied)
+    BISHOP_MAGICS[square.index()].attacks(occupied)
 }
 
 #[inline]
 pub fn rook_attacks(square: Square, occupied: Bitboard) -> Bitboard {
-    TABLES.rook[square.index()].attacks(&TABLES.sliding, occupied)
+    ROOK_MAGICS[square.index()].attacks(occupied)
 }
 
 #[inline]
@@ -67,137 +62,68 @@ pub fn queen_attacks(square: Square, occupied: Bitboard) -> Bitboard {
 /// The squares strictly between two squares on one rank, file or diagonal; empty otherwise.
 #[inline]
 pub fn between(a: Square, b: Square) -> Bitboard {
-    TABLES.between[a.index()][b.index()]
+    Bitboard(BETWEEN[a.index() * 64 + b.index()])
 }
 
 /// The whole rank, file or diagonal through two squares (edge to edge); empty if they share none.
 #[inline]
 pub fn line(a: Square, b: Square) -> Bitboard {
-    TABLES.line[a.index()][b.index()]
+    Bitboard(LINE[a.index() * 64 + b.index()])
 }
 
-/// Where the magic multiplication of one square's blockers lands in the shared table.
-struct Magic {
-    mask: u64,
-    factor: u64,
-    shift: u32,
-    offset: usize,
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::SplitMix64;
 
-impl Magic {
-    #[inline]
-    fn attacks(&self, table: &[Bitboard], occupied: Bitboard) -> Bitboard {
-        let index = ((occupied.0 & self.mask).wrapping_mul(self.factor) >> self.shift) as usize;
-        // SAFETY: the product's top `64 - shift` bits index below `1 << (64 - shift)`,
-        // and `magic_for` gave this square that many entries from `offset`.
-        unsafe { *table.get_unchecked(self.offset + index) }
-    }
-}
-
-struct Tables {
-    knight: [Bitboard; 64],
-    king: [Bitboard; 64],
-    pawn: [[Bitboard; 64]; 2],
-    rook: Vec<Magic>,
-    bishop: Vec<Magic>,
-    sliding: Vec<Bitboard>,
-    between: Vec<[Bitboard; 64]>,
-    line: Vec<[Bitboard; 64]>,
-}
-
-static TABLES: Lazy<Tables> = Lazy::new(Tables::build);
-
-/// Builds the tables now rather than on first use, so that timings do not include it.
-pub fn init() {
-    Lazy::force(&TABLES);
-}
-
-fn steps_from(square: Square, steps: &[(i8, i8)]) -> Bitboard {
-    steps
-        .iter()
-        .filter_map(|&(files, ranks)| square.offset(files, ranks))
-        .collect()
-}
-
-/// Fills in one square's slot range of the shared table for its magic `factor`.
-fn magic_for(
-    square: Square,
-    directions: &[(i8, i8); 4],
-    factor: u64,
-    table: &mut Vec<Bitboard>,
-) -> Magic {
-    let origin = square.index() as u8;
-    let mask = relevant_blockers(origin, directions);
-    let shift = 64 - mask.count_ones();
-    let offset = table.len();
-    table.resize(offset + (1 << mask.count_ones()), Bitboard::EMPTY);
-    for blockers in subsets(mask) {
-        let index = (blockers.wrapping_mul(factor) >> shift) as usize;
-        table[offset + index] = Bitboard(ray_attacks(origin, blockers, directions));
-    }
-    Magic {
-        mask,
-        factor,
-        shift,
-        offset,
-    }
-}
-
-impl Tables {
-    fn build() -> Tables {
-        let mut sliding = Vec::new();
-        let rook = Square::all()
-            .map(|square| {
-                magic_for(
-                    square,
-                    &ROOK_DIRECTIONS,
-                    ROOK_MAGIC_FACTORS[square.index()],
-                    &mut sliding,
-                )
-            })
-            .collect();
-        let bishop = Square::all()
-            .map(|square| {
-                magic_for(
-                    square,
-                    &BISHOP_DIRECTIONS,
-                    BISHOP_MAGIC_FACTORS[square.index()],
-                    &mut sliding,
-                )
-            })
-            .collect();
-
-        let mut between = vec![[Bitboard::EMPTY; 64]; 64];
-        let mut line = vec![[Bitboard::EMPTY; 64]; 64];
-        for a in Square::all() {
-            let rays = |from: Square, occupied: Bitboard, directions| {
-                Bitboard(ray_attacks(from.index() as u8, occupied.0, directions))
-            };
-            for directions in [&ROOK_DIRECTIONS, &BISHOP_DIRECTIONS] {
-                let from_a = rays(a, Bitboard::EMPTY, directions);
-                for b in from_a {
-                    let from_b = rays(b, Bitboard::EMPTY, directions);
-                    between[a.index()][b.index()] =
-                        rays(a, b.bitboard(), directions) & rays(b, a.bitboard(), directions);
-                    line[a.index()][b.index()] = (from_a & from_b) | a.bitboard() | b.bitboard();
+    /// A slider's attacks by walking each direction until a blocker.
+    fn walk(square: Square, occupied: Bitboard, directions: &[(i8, i8)]) -> Bitboard {
+        let mut attacks = Bitboard::EMPTY;
+        for &(files, ranks) in directions {
+            let mut current = square;
+            while let Some(next) = current.offset(files, ranks) {
+                attacks |= next.bitboard();
+                if occupied.contains(next) {
+                    break;
                 }
+                current = next;
             }
         }
+        attacks
+    }
 
-        Tables {
-            knight: std::array::from_fn(|i| steps_from(Square::from_index(i), &KNIGHT_STEPS)),
-            king: std::array::from_fn(|i| steps_from(Square::from_index(i), &KING_STEPS)),
-            pawn: [Color::White, Color::Black].map(|color| {
-                let forward = color.forward();
-                std::array::from_fn(|i| {
-                    steps_from(Square::from_index(i), &[(-1, forward), (1, forward)])
-                })
-            }),
-            rook,
-            bishop,
-            sliding,
-            between,
-            line,
+    /// The written tables agree with walking the board, on sparse and dense boards.
+    #[test]
+    fn slider_tables_agree_with_walking_the_rays() {
+        let mut random = SplitMix64::new(27);
+        for _ in 0..2000 {
+            let occupied = Bitboard(random.next_u64() & random.next_u64());
+            for square in Square::all() {
+                let rook = walk(square, occupied, &[(1, 0), (-1, 0), (0, 1), (0, -1)]);
+                let bishop = walk(square, occupied, &[(1, 1), (1, -1), (-1, 1), (-1, -1)]);
+                assert_eq!(
+                    rook_attacks(square, occupied),
+                    rook,
+                    "{square} {occupied:?}"
+                );
+                assert_eq!(
+                    bishop_attacks(square, occupied),
+                    bishop,
+                    "{square} {occupied:?}"
+                );
+            }
         }
+        for (a, b, inside) in [("a1", "h8", 6), ("b2", "b7", 4), ("d4", "e5", 0)] {
+            let (a, b): (Square, Square) = (a.parse().unwrap(), b.parse().unwrap());
+            assert_eq!(between(a, b), between(b, a));
+            assert_eq!(between(a, b).len(), inside);
+            assert!(line(a, b).contains(a) && line(a, b).contains(b));
+            assert_eq!(line(a, b).len(), 8);
+        }
+        let c1: Square = "c1".parse().unwrap();
+        let e2: Square = "e2".parse().unwrap();
+        assert!(line(c1, e2).is_empty());
+        assert_eq!(knight_attacks(c1).len(), 4);
+        assert_eq!(king_attacks(c1).len(), 5);
     }
 }

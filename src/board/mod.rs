@@ -12,7 +12,6 @@ mod piece;
 mod position;
 pub mod san;
 pub mod see;
-mod slider_geometry;
 mod square;
 mod zobrist;
 

@@ -4,7 +4,6 @@
 //!
 //! ```
 //! use catena::board::{Position, san};
-//! # catena::board::attacks::init();
 //! let position = Position::startpos();
 //! let mv = san::parse(&position, "Nf3").unwrap();
 //! assert_eq!(mv.to_string(), "g1f3");
@@ -345,7 +344,6 @@ mod tests {
     use super::*;
 
     fn position(fen: &str) -> Position {
-        super::super::attacks::init();
         Position::from_fen(fen).unwrap()
     }
 

@@ -12,9 +12,8 @@ use crate::eval::PIECE_VALUE;
 /// Pins are ignored.
 ///
 /// ```
-/// use catena::board::{Position, attacks};
+/// use catena::board::Position;
 /// use catena::board::see::see_at_least;
-/// attacks::init();
 /// // The pawn on d5 is defended by the e6 pawn: the queen loses itself for it.
 /// let position = Position::from_fen("4k3/8/4p3/3p4/8/8/3Q4/4K3 w - - 0 1").unwrap();
 /// let takes = position.parse_move("d2d5").unwrap();
@@ -90,7 +89,6 @@ mod tests {
     use super::*;
 
     fn see(fen: &str, mv: &str, threshold: i32) -> bool {
-        crate::board::attacks::init();
         let position = Position::from_fen(fen).unwrap();
         see_at_least(&position, position.parse_move(mv).unwrap(), threshold)
     }

@@ -5,7 +5,6 @@
 //!
 //! ```
 //! use catena::game::{GameState, Rules, pgn};
-//! # catena::board::attacks::init();
 //! let mut game = GameState::new(catena::board::Position::startpos(), Rules::default());
 //! game.apply_uci_moves(&["c2c3", "e7e5", "d2d3", "switch", "g8f6"]).unwrap();
 //! let mut record = pgn::GameRecord::new(game);
@@ -560,7 +559,6 @@ mod tests {
     use super::*;
 
     fn game(moves: &str) -> GameState {
-        crate::board::attacks::init();
         let mut game = GameState::new(Position::startpos(), Rules::default());
         let tokens: Vec<&str> = moves.split_whitespace().collect();
         game.apply_uci_moves(&tokens).unwrap();
@@ -593,7 +591,6 @@ mod tests {
 
     #[test]
     fn a_set_up_position_gets_fen_tags_and_black_move_numbers() {
-        crate::board::attacks::init();
         let fen = "4k3/8/8/8/8/8/4P3/4K3 b - - 3 40";
         let mut game = GameState::from_fen(fen, Rules::default()).unwrap();
         game.apply_uci_moves(&["e8d7", "e2e4"]).unwrap();

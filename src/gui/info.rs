@@ -134,7 +134,6 @@ mod tests {
 
     #[test]
     fn reads_a_line_with_a_switch() {
-        crate::board::attacks::init();
         let mut game = GameState::new(Position::startpos(), Rules::default());
         game.apply_uci_moves(&["c2c3", "e7e5"]).unwrap();
         let line = read(

@@ -598,7 +598,6 @@ mod tests {
     use super::*;
 
     fn session_after(moves: &[&str]) -> Session {
-        crate::board::attacks::init();
         let mut session = Session::new();
         for mv in moves {
             session.play(mv, false).unwrap();

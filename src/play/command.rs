@@ -109,7 +109,6 @@ mod tests {
 
     #[test]
     fn takes_uci_and_san() {
-        crate::board::attacks::init();
         let start = Position::startpos();
         for text in ["g1f3", "Nf3", "Ng1f3", "Nf3+"] {
             assert_eq!(

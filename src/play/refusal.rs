@@ -51,7 +51,6 @@ mod tests {
     use super::*;
 
     fn explain_uci(fen: &str, text: &str) -> String {
-        crate::board::attacks::init();
         let position = Position::from_fen(fen).unwrap();
         let from = text[0..2].parse().unwrap();
         let to = text[2..4].parse().unwrap();

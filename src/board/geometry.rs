@@ -1,8 +1,37 @@
-//! Slider rays on plain 64-bit sets, shared by the build script (which searches
-//! the magic factors) and the attack tables (which fill in the attack sets).
+//! Attack geometry on plain 64-bit sets (squares 0 = a1 to 63 = h8), for the
+//! build script, which searches the magic factors and writes every attack
+//! table as a `static` (see `attacks.rs`).
 
 pub const ROOK_DIRECTIONS: [(i8, i8); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
 pub const BISHOP_DIRECTIONS: [(i8, i8); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
+pub const KNIGHT_STEPS: [(i8, i8); 8] = [
+    (1, 2),
+    (2, 1),
+    (2, -1),
+    (1, -2),
+    (-1, -2),
+    (-2, -1),
+    (-2, 1),
+    (-1, 2),
+];
+pub const KING_STEPS: [(i8, i8); 8] = [
+    (1, 0),
+    (1, 1),
+    (0, 1),
+    (-1, 1),
+    (-1, 0),
+    (-1, -1),
+    (0, -1),
+    (1, -1),
+];
+
+/// The squares one step of `steps` away from `square` (a leaper's attacks).
+pub fn step_attacks(square: u8, steps: &[(i8, i8)]) -> u64 {
+    steps
+        .iter()
+        .filter_map(|&direction| step(square, direction))
+        .fold(0, |set, target| set | 1 << target)
+}
 
 fn step(square: u8, (files, ranks): (i8, i8)) -> Option<u8> {
     let file = (square % 8) as i8 + files;
