@@ -217,11 +217,10 @@ fn run_family(
     evaluated
 }
 
-#[test]
-fn real_game_positions() {
-    // Random legal games (70% quiet moves so the board stays full), every move:
-    // its landing squares, two for castling.
-    let cases = (0..220u64).into_par_iter().flat_map_iter(|seed| {
+/// Every move of the random legal games of `seeds` (70% quiet moves, so the
+/// board stays full): its landing squares, two for castling.
+fn game_cases(seeds: std::ops::Range<u64>) -> impl ParallelIterator<Item = Case> {
+    seeds.into_par_iter().flat_map_iter(|seed| {
         random_game(seed, 150, 70)
             .into_iter()
             .enumerate()
@@ -230,8 +229,12 @@ fn real_game_positions() {
                 moved: cells_of(m.landing),
                 origin: format!("random_game(seed {seed}, 150, 70) ply {ply} {}", m.mv),
             })
-    });
-    run_family("real games", cases, 20_000, 25_000);
+    })
+}
+
+#[test]
+fn real_game_positions() {
+    run_family("real games", game_cases(0..220), 20_000, 25_000);
 }
 
 /// The long tier's campaign (`--include-ignored`): as `real_game_positions`,
@@ -239,17 +242,12 @@ fn real_game_positions() {
 #[test]
 #[ignore = "long tier: 155,783 positions"]
 fn real_game_positions_long_tier() {
-    let cases = (220..1320u64).into_par_iter().flat_map_iter(|seed| {
-        random_game(seed, 150, 70)
-            .into_iter()
-            .enumerate()
-            .map(move |(ply, m)| Case {
-                grid: OGrid::from_u64(m.occupied.0),
-                moved: cells_of(m.landing),
-                origin: format!("random_game(seed {seed}, 150, 70) ply {ply} {}", m.mv),
-            })
-    });
-    run_family("real games, long tier", cases, 20_000, 150_000);
+    run_family(
+        "real games, long tier",
+        game_cases(220..1320),
+        20_000,
+        150_000,
+    );
 }
 
 #[test]

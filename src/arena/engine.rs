@@ -63,6 +63,26 @@ pub struct Answer {
     pub elapsed: Duration,
 }
 
+impl Answer {
+    /// One line of a search begun at `started`: the answer at `bestmove`;
+    /// before it, an `info` score is kept in `score` as the latest.
+    fn read(line: &str, score: &mut Option<Score>, started: Instant) -> Option<Answer> {
+        let mut words = line.split_whitespace();
+        match words.next() {
+            Some("bestmove") => Some(Answer {
+                bestmove: words.map(String::from).collect(),
+                score: *score,
+                elapsed: started.elapsed(),
+            }),
+            Some("info") => {
+                *score = read_score(line).or(*score);
+                None
+            }
+            _ => None,
+        }
+    }
+}
+
 /// A running UCI engine.
 pub struct EngineProcess {
     spec: EngineSpec,
@@ -291,17 +311,8 @@ impl EngineProcess {
         let mut score = None;
         loop {
             let line = self.receive(deadline, "bestmove")?;
-            let mut words = line.split_whitespace();
-            match words.next() {
-                Some("bestmove") => {
-                    return Ok(Answer {
-                        bestmove: words.map(String::from).collect(),
-                        score,
-                        elapsed: started.elapsed(),
-                    });
-                }
-                Some("info") => score = read_score(&line).or(score),
-                _ => {}
+            if let Some(answer) = Answer::read(&line, &mut score, started) {
+                return Ok(answer);
             }
         }
     }
@@ -348,17 +359,8 @@ impl EngineProcess {
                 }
                 Err(fault) => return Err(fault),
             };
-            let mut words = line.split_whitespace();
-            match words.next() {
-                Some("bestmove") => {
-                    return Ok(Answer {
-                        bestmove: words.map(String::from).collect(),
-                        score,
-                        elapsed: started.elapsed(),
-                    });
-                }
-                Some("info") => score = read_score(&line).or(score),
-                _ => {}
+            if let Some(answer) = Answer::read(&line, &mut score, started) {
+                return Ok(answer);
             }
             if !watch(Some(&line)) {
                 self.stop_once(&mut deadline)?;

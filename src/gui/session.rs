@@ -5,7 +5,7 @@
 
 use std::time::{Duration, Instant};
 
-use crate::arena::{Clocks, Ending, Offence, TimeControl, color_of};
+use crate::arena::{Clocks, TimeControl, color_of};
 use crate::board::{Color, Move, Position, san};
 use crate::chain::{self, Chain};
 use crate::game::pgn::{self, GameRecord, GameResult};
@@ -245,21 +245,7 @@ impl Session {
 
     /// How the game ended, if it has: its result and why, in Cute Chess's words.
     pub fn ending(&self) -> Option<(GameResult, String)> {
-        if let Some(verdict) = &self.verdict {
-            return Some(verdict.clone());
-        }
-        if let Some(color) = self.lost_on_time {
-            let result = GameResult::win_for(!color);
-            let ending = Ending::Forfeit {
-                player: self.game.controller(color),
-                color,
-                offence: Offence::Time,
-            };
-            return Some((result, ending.comment(result)));
-        }
-        let outcome = self.game.outcome()?;
-        let result = GameResult::from(outcome);
-        Some((result, Ending::Board(outcome.termination).comment(result)))
+        crate::play::ending(&self.game, self.verdict.as_ref(), self.lost_on_time)
     }
 
     /// Whether the engine is the player to move (and may move now).

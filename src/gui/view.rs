@@ -19,18 +19,7 @@ pub fn capitalized(color: Color) -> &'static str {
     }
 }
 
-/// The move in SAN with its number: `12. Nf3` or `12... e5`.
-pub fn numbered(before: &Position, mv: Move) -> String {
-    let dots = match before.side_to_move() {
-        Color::White => ".",
-        Color::Black => "...",
-    };
-    format!(
-        "{}{dots} {}",
-        before.fullmove_number(),
-        san::format(before, mv)
-    )
-}
+pub(crate) use crate::play::numbered;
 
 pub fn chain_json(found: &DrawnChain) -> Value {
     json!({

@@ -283,21 +283,7 @@ impl Session {
 
     /// How the game ended, if it has: its result, and why in Cute Chess's words.
     fn ending(&self) -> Option<(GameResult, String)> {
-        if let Some(verdict) = &self.verdict {
-            return Some(verdict.clone());
-        }
-        if let Some(color) = self.lost_on_time {
-            let result = GameResult::win_for(!color);
-            let ending = Ending::Forfeit {
-                player: self.game.controller(color),
-                color,
-                offence: Offence::Time,
-            };
-            return Some((result, ending.comment(result)));
-        }
-        let outcome = self.game.outcome()?;
-        let result = GameResult::from(outcome);
-        Some((result, Ending::Board(outcome.termination).comment(result)))
+        ending(&self.game, self.verdict.as_ref(), self.lost_on_time)
     }
 
     /// Starts the game in `self.game` afresh: clocks reset, the engine
@@ -648,7 +634,7 @@ fn clock_face(left: Duration) -> String {
 }
 
 /// The move in SAN with its number: `12. Nf3` or `12... e5`.
-fn numbered(before: &Position, mv: Move) -> String {
+pub(crate) fn numbered(before: &Position, mv: Move) -> String {
     let dots = match before.side_to_move() {
         Color::White => ".",
         Color::Black => "...",
@@ -658,4 +644,29 @@ fn numbered(before: &Position, mv: Move) -> String {
         before.fullmove_number(),
         san::format(before, mv)
     )
+}
+
+/// How a game ended, if it has: a `verdict` already given (a loaded PGN's,
+/// a resignation), else a fallen flag (`lost_on_time`), else the board; the
+/// result and why, in Cute Chess's words. Shared by `catena play` and the GUI.
+pub(crate) fn ending(
+    game: &GameState,
+    verdict: Option<&(GameResult, String)>,
+    lost_on_time: Option<Color>,
+) -> Option<(GameResult, String)> {
+    if let Some(verdict) = verdict {
+        return Some(verdict.clone());
+    }
+    if let Some(color) = lost_on_time {
+        let result = GameResult::win_for(!color);
+        let ending = Ending::Forfeit {
+            player: game.controller(color),
+            color,
+            offence: Offence::Time,
+        };
+        return Some((result, ending.comment(result)));
+    }
+    let outcome = game.outcome()?;
+    let result = GameResult::from(outcome);
+    Some((result, Ending::Board(outcome.termination).comment(result)))
 }
