@@ -629,10 +629,17 @@ impl<'a> Worker<'a> {
         self.keys.push(position.key());
         'moves: for scored in picker.by_ref() {
             let mv = scored.action.mv;
+            let chain = match rules {
+                Some(rules) if switch_allowed => chain_test
+                    .get_or_insert_with(|| ChainTest::new(position, &rules))
+                    .forms_chain(mv),
+                _ => false,
+            };
             // Late move pruning of quiet moves near the leaves; not in a
             // decided position, where the quiet move that mates may come late,
-            // and not a check: after a switch the mover plays again, and
-            // the switch that wins is often one whose next move mates.
+            // not a check (after a switch the mover plays again, and the
+            // switch that wins is often one whose next move mates), and not a
+            // chain's: its switch is the move after which the mover plays again.
             if quiet_node
                 && !scored.tactical
                 && best_score > -MATE_BOUND
@@ -640,15 +647,10 @@ impl<'a> Worker<'a> {
                 && static_eval.abs() < DECIDED
                 && quiets_tried.len() as i32 >= (3 + depth * depth) / (2 - i32::from(improving))
                 && !position.gives_check(mv)
+                && !chain
             {
                 continue;
             }
-            let chain = match rules {
-                Some(rules) if switch_allowed => chain_test
-                    .get_or_insert_with(|| ChainTest::new(position, &rules))
-                    .forms_chain(mv),
-                _ => false,
-            };
             // Moves that lose material in the exchange on their square, near
             // the leaves; not a chain's, whose switch may be worth far more.
             if quiet_node
