@@ -18,13 +18,14 @@ use std::time::Duration;
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 
 use catena::board::{Bitboard, Position};
-use catena::chain::{self, Cell, Grid, Parallelism, paper};
+use catena::chain::{self, Cell, Grid, Parallelism};
 use catena::rng::SplitMix64;
 
 #[path = "../tests/common/mod.rs"]
 mod common;
 
 use common::large_grids::{Maze, fortress, maze};
+use common::paper;
 
 /// Positions after every move of pseudo-random games, with the squares the
 /// move landed on: moves drawn uniformly from the legal ones.

@@ -12,11 +12,12 @@ use std::collections::HashSet;
 use std::time::Instant;
 
 use catena::board::{Position, Square};
-use catena::chain::{Cell, Grid, paper};
+use catena::chain::{Cell, Grid};
 use common::generators::{
     Case, cells_of, dense_cluster, fen_for_occupancy, random_board, random_game, ring,
 };
 use common::oracle::{OGrid, Options, XY, oracle, oracle_ext};
+use common::paper;
 
 fn square_name((x, y): XY) -> String {
     Square::new(x as u8, y as u8).to_string()

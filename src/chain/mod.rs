@@ -2,56 +2,59 @@
 //! surrounding a king-connected group of at least `MinEnclosed` empty squares.
 //!
 //! The method, exact and without recursion on the board (`docs/chains.md`
-//! gives it with pictures):
-//! 1. the move screen ([`screen`]) settles, for all the moves of a position
-//!    at once, the moves whose square cuts nothing new off the edge;
+//! gives it with pictures, and draws this module's files):
+//! 1. the move screen ([`verdict::screen`]) settles, for all the moves of a
+//!    position at once, the moves whose square cuts nothing new off the edge;
 //! 2. a flood fill from the edge rejects a board whose pieces cut off no
-//!    group of `MinEnclosed` empty squares ([`rejection`] on bitboards,
-//!    [`spread`] on any grid): almost every move of a game ends there;
+//!    group of `MinEnclosed` empty squares ([`flood_bits`] on bitboards,
+//!    [`flood_grid`] on any grid, run in `verdict::workspace`): almost
+//!    every move of a game ends there;
 //! 3. every loop through the moved piece lies in one 2-connected block of the
-//!    pieces' king graph ([`blocks`], [`grid_blocks`]); a piece on a block's
-//!    outer border surrounds all the block cuts off, and a piece deep inside
-//!    may have any one face of the block's drawing ([`faces`]) inside;
+//!    pieces' king graph ([`verdict::blocks_bits`], [`verdict::blocks_grid`]);
+//!    a piece on a block's outer border surrounds all the block cuts off, and
+//!    a piece deep inside may have any one face of the block's drawing
+//!    ([`size::faces`]) inside;
 //! 4. a group spread over several faces is inside a loop through the piece
 //!    exactly when a corridor of faces leads from the outer face to the piece
-//!    around it (Menger's theorem on the dual, [`corridor`], [`surround`]);
+//!    around it (Menger's theorem on the dual, [`verdict::corridor`],
+//!    [`verdict::surround`]);
 //! 5. the chain size, asked for only when a chain is formed, is a
-//!    branch-and-bound over such corridors ([`enclosure`]); verdicts past the
-//!    rejection are remembered per thread by board ([`memo`]);
+//!    branch-and-bound over such corridors ([`size::enclosure`]); verdicts
+//!    past the rejection are remembered per thread by board
+//!    ([`verdict::memo`]);
 //! 6. for display, the loop with the fewest pieces is found by iterative
-//!    deepening ([`smallest`]); on large grids the rejection and the rest
-//!    race on two threads ([`race`]).
+//!    deepening ([`size::smallest`]); on large grids the rejection and the
+//!    rest race on two threads ([`verdict::race`]).
+//!
+//! The files follow the method: `verdict` answers whether a move forms a
+//! chain (steps 1 to 4, with the memory and the race that run them), `size`
+//! how large it is and which loop shows it (steps 5 and 6), and the floods of
+//! step 2, which both use, stand beside the boards (`grid`, `padded`) as
+//! twins, `flood_bits` on the chess board's bitboards and `flood_grid` on
+//! any grid, as the blocks of step 3 are twins in `verdict`.
 
-mod blocks;
-mod corridor;
-mod enclosure;
-mod faces;
+mod flood_bits;
+mod flood_grid;
 mod grid;
-mod grid_blocks;
-mod memo;
 mod padded;
-pub mod paper;
-mod race;
-mod rejection;
-mod screen;
-mod smallest;
-mod spread;
-mod surround;
-mod workspace;
+mod size;
+mod verdict;
 
 pub use grid::{Cell, Grid, GridError, MAX_SIDE};
-pub use race::{PARALLEL_FROM_CELLS, Parallelism, RACE_FROM_CELLS};
-pub use screen::MoveScreen;
+pub use verdict::race::{PARALLEL_FROM_CELLS, Parallelism, RACE_FROM_CELLS};
+pub use verdict::screen::MoveScreen;
 
 use std::sync::atomic::AtomicBool;
 
 use arrayvec::ArrayVec;
 
 use crate::board::{Bitboard, Square};
-use enclosure::Enclosures;
-use faces::{Faces, group_of};
 use padded::Index;
-use workspace::{PIECE, Workspace, with_grid, with_workspace};
+use size::enclosure::Enclosures;
+use size::faces::{Faces, group_of};
+use size::smallest;
+use verdict::workspace::{PIECE, Workspace, with_grid, with_workspace};
+use verdict::{blocks_bits, memo, race, surround};
 
 /// A chain formed by a move.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -78,10 +81,10 @@ pub struct Chain {
 /// assert!(!chain::forms_chain(position.occupied(), d3.bitboard(), 3));
 /// ```
 pub fn forms_chain(occupied: Bitboard, landing: Bitboard, min_enclosed: u32) -> bool {
-    rejection::may_enclose(occupied, min_enclosed)
+    flood_bits::may_enclose(occupied, min_enclosed)
         && memo::remembered(occupied, landing, min_enclosed, || {
             (landing & occupied).into_iter().any(|piece| {
-                let verdict = blocks::chains_through(occupied, piece, min_enclosed);
+                let verdict = blocks_bits::chains_through(occupied, piece, min_enclosed);
                 verdict.forms_chain()
                     || verdict
                         .inner
@@ -125,19 +128,19 @@ fn inner_block_surrounds(
 /// king-connected group of `min_enclosed` empty squares off the board's edge
 /// anywhere. When they do not, no move forms a chain.
 pub fn cuts_off_a_group(occupied: Bitboard, min_enclosed: u32) -> bool {
-    rejection::may_enclose(occupied, min_enclosed)
+    flood_bits::may_enclose(occupied, min_enclosed)
 }
 
 /// The chain size of the move that put pieces on `landing`: the most empty
 /// squares inside any chain through them, 0 when it formed none.
 pub fn chain_size(occupied: Bitboard, landing: Bitboard, min_enclosed: u32) -> u32 {
-    if !rejection::may_enclose(occupied, min_enclosed) {
+    if !flood_bits::may_enclose(occupied, min_enclosed) {
         return 0;
     }
     (landing & occupied)
         .into_iter()
         .map(|piece| {
-            let verdict = blocks::chains_through(occupied, piece, min_enclosed);
+            let verdict = blocks_bits::chains_through(occupied, piece, min_enclosed);
             if verdict.inside_one_face
                 || verdict
                     .inner
@@ -164,7 +167,7 @@ pub fn grid_forms_chain(grid: &Grid, moved: &[Cell], min_enclosed: u32) -> bool 
 }
 
 /// [`grid_forms_chain`], choosing how it runs ([`Parallelism`]): the cheap
-/// rejection, and the blocks through each moved piece ([`grid_blocks`]) with,
+/// rejection, and the blocks through each moved piece ([`verdict::blocks_grid`]) with,
 /// for each block that cuts off enough empty cells, the corridor search.
 pub fn grid_forms_chain_with(
     grid: &Grid,

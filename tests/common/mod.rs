@@ -5,6 +5,7 @@ pub mod generators;
 pub mod large_grids;
 pub mod minimax;
 pub mod oracle;
+pub mod paper;
 pub mod scratch;
 pub mod strategies;
 

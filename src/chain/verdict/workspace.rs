@@ -4,28 +4,28 @@
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use super::blocks_grid::Blocks;
 use super::corridor::{Band, IN_BLOCK};
-use super::grid::{Cell, Grid};
-use super::grid_blocks::Blocks;
-use super::padded::{Index, Padded};
-use super::spread::{self, Groups, NO_FACE};
 use crate::board::Bitboard;
+use crate::chain::flood_grid::{self, Groups, NO_FACE};
+use crate::chain::grid::{Cell, Grid};
+use crate::chain::padded::{Index, Padded};
 
 /// Flag in a drawing's `kind`: a piece, of whatever colour.
-pub(super) const PIECE: u8 = 1;
+pub(in crate::chain) const PIECE: u8 = 1;
 
 /// A board and the drawing of one block of its pieces.
 #[derive(Default)]
-pub(super) struct Drawing {
+pub(in crate::chain) struct Drawing {
     /// The whole padded board.
     pub layout: Padded,
     /// `PIECE` and `IN_BLOCK` flags per cell.
     pub kind: Vec<u8>,
-    /// The face of the block's drawing each cell lies in (see [`super::spread`]).
+    /// The face of the block's drawing each cell lies in (see [`crate::chain::flood_grid`]).
     pub face: Vec<u32>,
     /// The king-connected group of each enclosed empty cell, from 1.
     pub group: Vec<u32>,
-    /// The groups' cells, see [`super::spread::Groups`].
+    /// The groups' cells, see [`crate::chain::flood_grid::Groups`].
     pub groups: Groups,
     /// The faces of one group.
     pub chosen: Vec<u32>,
@@ -38,7 +38,7 @@ pub(super) struct Drawing {
 }
 
 #[derive(Default)]
-pub(super) struct Workspace {
+pub(in crate::chain) struct Workspace {
     pub drawing: Drawing,
     pub blocks: Blocks,
 }
@@ -108,7 +108,7 @@ impl Drawing {
             ..
         } = self;
         let is_piece = |cell: Index| kind[cell] & PIECE != 0;
-        spread::faces(*layout, is_piece, std::iter::empty(), face, stack, stop);
+        flood_grid::faces(*layout, is_piece, std::iter::empty(), face, stack, stop);
         if stop.load(Ordering::Relaxed) {
             return true;
         }
@@ -126,7 +126,7 @@ thread_local! {
 /// Runs `work` with this thread's workspace. The workspace is taken out for
 /// the duration: a call nested inside (rayon may run another task on this
 /// thread while `work` waits for its own) gets a fresh one.
-pub(super) fn with_workspace<T>(work: impl FnOnce(&mut Workspace) -> T) -> T {
+pub(in crate::chain) fn with_workspace<T>(work: impl FnOnce(&mut Workspace) -> T) -> T {
     let mut workspace = WORKSPACE.with(|cell| std::mem::take(&mut *cell.borrow_mut()));
     let result = work(&mut workspace);
     WORKSPACE.with(|cell| *cell.borrow_mut() = workspace);
@@ -134,7 +134,7 @@ pub(super) fn with_workspace<T>(work: impl FnOnce(&mut Workspace) -> T) -> T {
 }
 
 /// [`with_workspace`], with `grid` loaded into the drawing.
-pub(super) fn with_grid<T>(grid: &Grid, work: impl FnOnce(&mut Workspace) -> T) -> T {
+pub(in crate::chain) fn with_grid<T>(grid: &Grid, work: impl FnOnce(&mut Workspace) -> T) -> T {
     with_workspace(|workspace| {
         workspace.drawing.load_grid(grid);
         work(workspace)

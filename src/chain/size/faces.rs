@@ -14,8 +14,8 @@
 //! the connected rest (its outside, holding the infinite face). Every question
 //! about chains becomes a question about the small graph of faces.
 
-use super::grid::{Cell, Grid};
-use super::padded::{Index, Padded};
+use crate::chain::grid::{Cell, Grid};
+use crate::chain::padded::{Index, Padded};
 
 /// Triangles of a unit block, by the side of the block they lie on.
 const BOTTOM: usize = 0;
@@ -23,7 +23,7 @@ const RIGHT: usize = 1;
 const TOP: usize = 2;
 const LEFT: usize = 3;
 
-pub(super) struct Faces {
+pub(in crate::chain) struct Faces {
     /// The padded board: its ring belongs to the infinite face, and no index
     /// ever leaves the arrays.
     layout: Padded,
@@ -41,7 +41,7 @@ pub(super) struct Faces {
 const NONE: usize = usize::MAX;
 
 /// The pieces king-connected to `start` (a piece), as a padded mask.
-pub(super) fn group_of(grid: &Grid, start: Cell) -> Vec<bool> {
+pub(in crate::chain) fn group_of(grid: &Grid, start: Cell) -> Vec<bool> {
     let layout = Padded::of(grid);
     let mut member = vec![false; layout.len()];
     let mut stack = vec![start];
@@ -59,7 +59,10 @@ pub(super) fn group_of(grid: &Grid, start: Cell) -> Vec<bool> {
 }
 
 /// The up to eight neighbours of `cell` on the grid.
-pub(super) fn king_neighbours(grid: &Grid, cell: Cell) -> impl Iterator<Item = Cell> + '_ {
+pub(in crate::chain) fn king_neighbours(
+    grid: &Grid,
+    cell: Cell,
+) -> impl Iterator<Item = Cell> + '_ {
     (-1isize..=1)
         .flat_map(|dy| (-1isize..=1).map(move |dx| (dx, dy)))
         .filter(|&step| step != (0, 0))

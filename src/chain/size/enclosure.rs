@@ -11,11 +11,11 @@
 use std::collections::HashSet;
 
 use super::faces::Faces;
-use super::padded::Index;
-use super::spread::largest_king_group;
+use crate::chain::flood_grid::largest_king_group;
+use crate::chain::padded::Index;
 
 /// The questions about loops through one piece.
-pub(super) struct Enclosures<'a> {
+pub(in crate::chain) struct Enclosures<'a> {
     faces: &'a Faces,
     /// Distinct faces around the piece.
     at_piece: Vec<usize>,
@@ -237,9 +237,9 @@ mod tests {
     #[test]
     fn a_ring_has_its_centre_in_a_bounded_face() {
         let grid = Grid::parse("3x3 xxx/x.x/xxx").unwrap();
-        let group = super::super::faces::group_of(&grid, super::super::Cell::new(0, 0));
+        let group = super::super::faces::group_of(&grid, crate::chain::Cell::new(0, 0));
         let faces = Faces::of_group(&grid, &group);
-        let centre = faces.layout().index(super::super::Cell::new(1, 1));
+        let centre = faces.layout().index(crate::chain::Cell::new(1, 1));
         let holding = (0..faces.count).find(|&face| faces.empties[face].contains(&centre));
         assert!(holding.is_some_and(|face| face != faces.outer));
     }

@@ -12,8 +12,8 @@
 
 use once_cell::sync::Lazy;
 
-use super::rejection::{escaping_squares, king_grow, largest_group};
 use crate::board::{Bitboard, Square};
+use crate::chain::flood_bits::{escaping_squares, king_grow, largest_group};
 
 /// The chain check of every move from one position.
 pub struct MoveScreen {
@@ -36,13 +36,13 @@ impl MoveScreen {
     }
 
     /// Whether the move that empties `vacated` and puts pieces on `landing`
-    /// forms a chain; the same answer as [`super::forms_chain`].
+    /// forms a chain; the same answer as [`crate::chain::forms_chain`].
     #[inline]
     pub fn forms_chain(&self, vacated: Bitboard, landing: Bitboard) -> bool {
         if !self.may_cut_off(vacated, landing) {
             return false;
         }
-        super::forms_chain(
+        crate::chain::forms_chain(
             (self.occupied - vacated) | landing,
             landing,
             self.min_enclosed,
@@ -182,7 +182,7 @@ mod tests {
         let occupied_after = position.occupied_after(mv);
         let landing = position.landing_squares(mv);
         let vacated = position.occupied() - occupied_after;
-        let forms_chain = super::super::forms_chain(occupied_after, landing, min);
+        let forms_chain = crate::chain::forms_chain(occupied_after, landing, min);
         assert_eq!(
             screen.forms_chain(vacated, landing),
             forms_chain,

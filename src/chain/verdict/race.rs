@@ -15,8 +15,8 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use super::grid::Grid;
 use super::workspace::{Workspace, with_grid};
+use crate::chain::grid::Grid;
 
 /// How to run the verdict on a grid.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -43,7 +43,7 @@ pub const PARALLEL_FROM_CELLS: usize = 64 * 64;
 
 impl Parallelism {
     /// Whether the rejection races the rest on a grid of `cells` cells.
-    pub(super) fn races(self, cells: usize) -> bool {
+    pub(in crate::chain) fn races(self, cells: usize) -> bool {
         match self {
             Parallelism::Auto => cells >= RACE_FROM_CELLS,
             Parallelism::Sequential => false,
@@ -52,7 +52,7 @@ impl Parallelism {
     }
 
     /// Whether the corridor search runs in bands in a window of `cells` cells.
-    pub(super) fn in_bands(self, cells: usize) -> bool {
+    pub(in crate::chain) fn in_bands(self, cells: usize) -> bool {
         match self {
             Parallelism::Auto => cells >= PARALLEL_FROM_CELLS,
             Parallelism::Sequential => false,
@@ -65,7 +65,7 @@ impl Parallelism {
 /// `grid`, run at once on the workspaces of two rayon threads. Each is cut
 /// short by the flag it is given: `cut_off` must then answer true, leaving the
 /// verdict to `surrounds`, whose answer is not needed once `cut_off` is false.
-pub(super) fn both(
+pub(in crate::chain) fn both(
     grid: &Grid,
     cut_off: impl Fn(&mut Workspace, &AtomicBool) -> bool + Sync,
     surrounds: impl Fn(&mut Workspace, &AtomicBool) -> bool + Sync,

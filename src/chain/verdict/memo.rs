@@ -25,7 +25,7 @@ thread_local! {
 
 /// The verdict for the board, from memory or else from `decide`.
 #[inline]
-pub(super) fn remembered(
+pub(in crate::chain) fn remembered(
     occupied: Bitboard,
     landing: Bitboard,
     min_enclosed: u32,

@@ -4,15 +4,15 @@
 //! asked for when a chain is known to exist, so the deepening ends.
 
 use super::faces::group_of;
-use super::grid::{Cell, Grid};
-use super::padded::{Index, Padded};
-use super::spread::largest_king_group;
+use crate::chain::flood_grid::largest_king_group;
+use crate::chain::grid::{Cell, Grid};
+use crate::chain::padded::{Index, Padded};
 
 const OFF_PATH: usize = usize::MAX;
 
 /// One loop through `piece` with the fewest pieces that surrounds a group of at
 /// least `min_enclosed` empty squares, in order, with the empty squares inside.
-pub(super) fn smallest_loop(
+pub(in crate::chain) fn smallest_loop(
     grid: &Grid,
     piece: Cell,
     min_enclosed: u32,
@@ -153,7 +153,7 @@ impl LoopSearch<'_> {
 /// Whether the centre of `cell` lies inside the polygon through the centres of
 /// `corners`: a ray to the right crosses its edges an odd number of times.
 /// Every edge spans at most one row, so the crossing lies on a corner.
-pub(super) fn surrounds(corners: &[Cell], cell: Cell) -> bool {
+pub(in crate::chain) fn surrounds(corners: &[Cell], cell: Cell) -> bool {
     let mut inside = false;
     for (i, &a) in corners.iter().enumerate() {
         let b = corners[(i + 1) % corners.len()];

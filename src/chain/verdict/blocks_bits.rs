@@ -9,16 +9,17 @@
 //! bounded) can have any one face of the block inside a loop (the block's dual
 //! is 2-connected), so a group of empty squares within one face settles it,
 //! also on bitboards; only when no face holds one does it need the corridor
-//! search of [`super::surround`].
+//! search of [`super::surround`]. The twin on any grid is
+//! [`super::blocks_grid`].
 
 use arrayvec::ArrayVec;
 
-use super::rejection::{escaping_squares, largest_group, spread};
 use crate::board::attacks::king_attacks;
 use crate::board::{Bitboard, Square};
+use crate::chain::flood_bits::{escaping_squares, largest_group, spread};
 
 /// What the blocks through a piece say about the chains through it.
-pub(super) struct BlockVerdict {
+pub(in crate::chain) struct BlockVerdict {
     /// The largest chain along the outer border of a block (0: none).
     pub largest_on_border: u32,
     /// Whether the piece is deep inside a block one of whose faces holds a
@@ -38,7 +39,11 @@ impl BlockVerdict {
 }
 
 /// The chains through `piece` (occupied) on the board `occupied`.
-pub(super) fn chains_through(occupied: Bitboard, piece: Square, min_enclosed: u32) -> BlockVerdict {
+pub(in crate::chain) fn chains_through(
+    occupied: Bitboard,
+    piece: Square,
+    min_enclosed: u32,
+) -> BlockVerdict {
     let mut verdict = BlockVerdict {
         largest_on_border: 0,
         inside_one_face: false,

@@ -20,14 +20,14 @@ use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::corridor::{Corridor, IN_BLOCK};
-use super::padded::{Index, Padded};
-use super::spread::{self, OUTER, largest_king_group};
 use super::workspace::{Drawing, PIECE};
+use crate::chain::flood_grid::{self, OUTER, largest_king_group};
+use crate::chain::padded::{Index, Padded};
 
 /// The question for one block: `drawing` holds the board and the block,
 /// `window` the block's bounding box (all around it is its outer face). Cut
 /// short by `stop`, it answers false.
-pub(super) fn surrounds_a_group(
+pub(in crate::chain) fn surrounds_a_group(
     drawing: &mut Drawing,
     window: Padded,
     piece: Index,
@@ -48,7 +48,7 @@ pub(super) fn surrounds_a_group(
         band,
         ..
     } = drawing;
-    let labels = spread::faces(
+    let labels = flood_grid::faces(
         window,
         |cell| kind[cell] & IN_BLOCK != 0,
         window.board().filter(|&cell| kind[cell] & PIECE == 0),

@@ -7,6 +7,10 @@
 //!   one face of the drawing; the face holding the ring is the outer one, and
 //!   nothing in it can be inside a loop of those walls.
 //! * [`Groups`]: the king-connected groups of a set of cells.
+//!
+//! The twin, on any grid, of the bitboard floods of [`super::flood_bits`]: the
+//! cheap rejection on a grid is these two floods
+//! ([`super::verdict::workspace`]).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 

@@ -7,6 +7,10 @@
 //! diagonal of the loop). A bitboard flood fill finds the squares that escape;
 //! if the rest holds no group of `min_enclosed` king-connected squares, no move
 //! can form a chain.
+//!
+//! The bitboard twin of [`super::flood_grid`], which floods any grid the same
+//! way. The same floods serve the move screen ([`super::verdict::screen`]) and
+//! find the face of a square in a block ([`super::verdict::blocks_bits`]).
 
 use crate::board::Bitboard;
 

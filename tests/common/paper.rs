@@ -23,8 +23,12 @@
 //! two paths close around the EA or around something else, and whether the
 //! enclosed group really holds `MinEnclosed` squares on the enclosed side.
 //! `perft/chains.epd` lists the disagreements found, one minimal position per kind.
+//!
+//! A research baseline, not part of the library: it reads boards through the
+//! public `Grid` only, for the bench `paper_criterion` (`benches/chain.rs`) and
+//! `examples/label_chains.rs`.
 
-use super::{Cell, Grid};
+use catena::chain::{Cell, Grid};
 
 /// The paper's verdict for the piece on `moved`, with its SSCC minimum of 2.
 pub fn paper_criterion(grid: &Grid, moved: Cell) -> bool {

@@ -1,7 +1,7 @@
 //! Whether a loop through a piece can go around a set of faces.
 //!
 //! Take the drawing of a block (pieces joined by king steps, see
-//! [`super::faces`]) and a set `T` of its bounded faces that touch one another.
+//! [`crate::chain::size::faces`]) and a set `T` of its bounded faces that touch one another.
 //! A loop through the piece `s` with all of `T` inside exists exactly when a
 //! *corridor* leads from the outer face to `s` without entering a face of `T`:
 //! a chain of faces, each sharing an edge of the drawing with the next, from
@@ -33,11 +33,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use rayon::prelude::*;
 
-use super::padded::{Index, Padded};
-use super::spread::OUTER;
+use crate::chain::flood_grid::OUTER;
+use crate::chain::padded::{Index, Padded};
 
 /// Flag in a drawing's `kind`: a piece of the block being examined.
-pub(super) const IN_BLOCK: u8 = 2;
+pub(in crate::chain) const IN_BLOCK: u8 = 2;
 
 /// The triangles of a unit square, by the side of the square they lie on;
 /// a triangle is numbered `4 * square + side`, where the square is named by
@@ -57,7 +57,7 @@ enum Found {
 }
 
 /// The corridor question for one set of faces.
-pub(super) struct Corridor<'a> {
+pub(in crate::chain) struct Corridor<'a> {
     window: Padded,
     stride: usize,
     /// Flags per cell (`IN_BLOCK`).
@@ -71,7 +71,7 @@ pub(super) struct Corridor<'a> {
 /// The squares one flood covers, named by their lower left cells, with their
 /// triangles' claims and the work found in them.
 #[derive(Default)]
-pub(super) struct Band {
+pub(in crate::chain) struct Band {
     squares: Range<usize>,
     /// A bit per triangle of the band: claimed.
     claimed: Vec<u64>,

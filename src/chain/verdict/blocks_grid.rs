@@ -1,12 +1,12 @@
 //! The blocks through a piece on any grid: every loop through a piece lies in
 //! one 2-connected block of the pieces' king graph that contains it (the chess
-//! board finds them on bitboards, in [`super::blocks`]).
+//! board finds them on bitboards, in [`super::blocks_bits`]).
 
-use super::padded::{Index, Padded};
+use crate::chain::padded::{Index, Padded};
 
 /// The blocks through one piece, and the working arrays that find them.
 #[derive(Default)]
-pub(super) struct Blocks {
+pub(in crate::chain) struct Blocks {
     /// The members of every block, one block after another.
     members: Vec<Index>,
     /// Where each block ends in `members`.
