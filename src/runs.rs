@@ -10,12 +10,13 @@
 //! the mate at its end. A run found here is a forced win whatever the
 //! opponent could do, so a search may take it as a lower bound.
 //!
-//! The main search does not call it: probing every node cost more than it
-//! won in SSCC games (docs/sscc-search.md, "Changes").
+//! The search asks it at the root only ([`RootRuns`]): probing every node
+//! cost more than it won in SSCC games (docs/sscc-search.md, "Changes").
 
 use crate::board::Move;
 use crate::board::Position;
 use crate::game::{ChainTest, Rules, SwitchRun};
+use crate::movepick::Action;
 use crate::search::{repeats, run_key};
 
 const ENTRIES: usize = 1 << 16;
@@ -80,6 +81,51 @@ impl RunMates {
             }
         }
         None
+    }
+
+    /// The first action of the mating run that [`RunMates::probe`] finds,
+    /// with the run's plies.
+    pub fn first_action(
+        &mut self,
+        position: &Position,
+        run: SwitchRun,
+        rules: &Rules,
+        max_switches: u32,
+        nodes: u32,
+        keys: &mut Vec<u64>,
+    ) -> Option<(Action, u32)> {
+        let plies = self.probe(position, run, rules, max_switches, nodes, keys)?;
+        let moves = position.legal_moves();
+        if plies == 1 {
+            let mv = moves.into_iter().find(|&mv| mates(position, mv))?;
+            return Some((Action::stay(mv), 1));
+        }
+        // The table holds the runs found below: each child asked again is
+        // answered from it, unless another state took its slot.
+        let chains = ChainTest::new(position, rules);
+        keys.push(position.key());
+        let mut best: Option<(Action, u32)> = None;
+        for mv in moves {
+            if !chains.forms_chain(mv) {
+                continue;
+            }
+            let child = position.after(mv);
+            if child.halfmove_clock() >= 100 || repeats(keys, child.key(), child.halfmove_clock()) {
+                continue;
+            }
+            let child_run = run.after_switch(position, mv, rules);
+            let found = self.probe(&child, child_run, rules, max_switches - 1, nodes, keys);
+            if let Some(rest) = found
+                && best.is_none_or(|(_, plies)| rest + 1 < plies)
+            {
+                best = Some((Action { mv, switch: true }, rest + 1));
+                if rest + 1 == plies {
+                    break;
+                }
+            }
+        }
+        keys.pop();
+        best
     }
 
     fn slot(&self, key: u64) -> usize {
@@ -190,6 +236,73 @@ impl RunMates {
 
 /// Whether `mv` mates.
 fn mates(position: &Position, mv: Move) -> bool {
-    let child = position.after(mv);
-    child.in_check() && !child.has_legal_move()
+    // Most moves give no check, and that test is cheap.
+    position.gives_check(mv) && !position.after(mv).has_legal_move()
+}
+
+/// Budgets of the root probes, in positions visited.
+const OWN_RUN_NODES: u32 = 30_000;
+const REPLY_RUN_NODES: u32 = 1_500;
+/// The most switches a probed run makes: Catena's SSCC games are decided by
+/// runs of 3 to 7 (`shared/SSCC-PLAY-NOTES.md`).
+const MAX_SWITCHES: u32 = 8;
+
+/// What the run probes learn at the root of a search: a run of our own that
+/// mates (a win whatever the opponent could do), and the actions that end
+/// our turn and leave the opponent such a run (a loss whatever we do next).
+/// The main search pays a ply for every switch, so it sees neither until
+/// it is as deep as the run is long.
+pub struct RootRuns {
+    /// The first action of a mating run, with the run's plies.
+    pub win: Option<(Action, u32)>,
+    /// For each action given, whether it hands the opponent a mating run;
+    /// the plies of that run.
+    pub refuted: Vec<Option<u32>>,
+}
+
+impl RootRuns {
+    /// Probes `position` (reached after the positions `history`, oldest
+    /// first) and the positions after each of `actions` that ends the turn.
+    pub fn probe(
+        position: &Position,
+        run: SwitchRun,
+        history: &[u64],
+        rules: &Rules,
+        actions: &[Action],
+    ) -> RootRuns {
+        let mut probe = RunMates::default();
+        let mut keys = history.to_vec();
+        let win = probe.first_action(position, run, rules, MAX_SWITCHES, OWN_RUN_NODES, &mut keys);
+        if win.is_some() {
+            return RootRuns {
+                win,
+                refuted: vec![None; actions.len()],
+            };
+        }
+        keys.push(position.key());
+        let refuted = actions
+            .iter()
+            .map(|action| {
+                if action.switch {
+                    return None;
+                }
+                let child = position.after(action.mv);
+                let over = !child.has_legal_move()
+                    || child.halfmove_clock() >= 100
+                    || repeats(&keys, child.key(), child.halfmove_clock());
+                if over {
+                    return None;
+                }
+                probe.probe(
+                    &child,
+                    SwitchRun::default(),
+                    rules,
+                    MAX_SWITCHES,
+                    REPLY_RUN_NODES,
+                    &mut keys,
+                )
+            })
+            .collect();
+        RootRuns { win, refuted }
+    }
 }
