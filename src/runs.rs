@@ -10,8 +10,10 @@
 //! the mate at its end. A run found here is a forced win whatever the
 //! opponent could do, so a search may take it as a lower bound.
 //!
-//! The search asks it at the root only ([`RootRuns`]): probing every node
-//! cost more than it won in SSCC games (docs/sscc-search.md, "Changes").
+//! The main search does not call it: probing every node cost more than it
+//! won in SSCC games, and probing the root alone changed nothing
+//! (docs/sscc-search.md, "Changes"). `examples/turn_threats.rs` uses it to
+//! tell how SSCC games are lost.
 
 use crate::board::Move;
 use crate::board::Position;
@@ -128,6 +130,35 @@ impl RunMates {
         best
     }
 
+    /// The plies of a mating run, with at most `max_switches` switches,
+    /// that `mv`, ending the turn, leaves the opponent, as far as `nodes`
+    /// positions show. `keys` ends with `position`'s key.
+    pub fn refutation(
+        &mut self,
+        position: &Position,
+        mv: Move,
+        rules: &Rules,
+        max_switches: u32,
+        nodes: u32,
+        keys: &mut Vec<u64>,
+    ) -> Option<u32> {
+        let child = position.after(mv);
+        let over = !child.has_legal_move()
+            || child.halfmove_clock() >= 100
+            || repeats(keys, child.key(), child.halfmove_clock());
+        if over {
+            return None;
+        }
+        self.probe(
+            &child,
+            SwitchRun::default(),
+            rules,
+            max_switches,
+            nodes,
+            keys,
+        )
+    }
+
     fn slot(&self, key: u64) -> usize {
         (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - ENTRIES.trailing_zeros())) as usize
     }
@@ -238,71 +269,4 @@ impl RunMates {
 fn mates(position: &Position, mv: Move) -> bool {
     // Most moves give no check, and that test is cheap.
     position.gives_check(mv) && !position.after(mv).has_legal_move()
-}
-
-/// Budgets of the root probes, in positions visited.
-const OWN_RUN_NODES: u32 = 30_000;
-const REPLY_RUN_NODES: u32 = 1_500;
-/// The most switches a probed run makes: Catena's SSCC games are decided by
-/// runs of 3 to 7 (`shared/SSCC-PLAY-NOTES.md`).
-const MAX_SWITCHES: u32 = 8;
-
-/// What the run probes learn at the root of a search: a run of our own that
-/// mates (a win whatever the opponent could do), and the actions that end
-/// our turn and leave the opponent such a run (a loss whatever we do next).
-/// The main search pays a ply for every switch, so it sees neither until
-/// it is as deep as the run is long.
-pub struct RootRuns {
-    /// The first action of a mating run, with the run's plies.
-    pub win: Option<(Action, u32)>,
-    /// For each action given, whether it hands the opponent a mating run;
-    /// the plies of that run.
-    pub refuted: Vec<Option<u32>>,
-}
-
-impl RootRuns {
-    /// Probes `position` (reached after the positions `history`, oldest
-    /// first) and the positions after each of `actions` that ends the turn.
-    pub fn probe(
-        position: &Position,
-        run: SwitchRun,
-        history: &[u64],
-        rules: &Rules,
-        actions: &[Action],
-    ) -> RootRuns {
-        let mut probe = RunMates::default();
-        let mut keys = history.to_vec();
-        let win = probe.first_action(position, run, rules, MAX_SWITCHES, OWN_RUN_NODES, &mut keys);
-        if win.is_some() {
-            return RootRuns {
-                win,
-                refuted: vec![None; actions.len()],
-            };
-        }
-        keys.push(position.key());
-        let refuted = actions
-            .iter()
-            .map(|action| {
-                if action.switch {
-                    return None;
-                }
-                let child = position.after(action.mv);
-                let over = !child.has_legal_move()
-                    || child.halfmove_clock() >= 100
-                    || repeats(&keys, child.key(), child.halfmove_clock());
-                if over {
-                    return None;
-                }
-                probe.probe(
-                    &child,
-                    SwitchRun::default(),
-                    rules,
-                    MAX_SWITCHES,
-                    REPLY_RUN_NODES,
-                    &mut keys,
-                )
-            })
-            .collect();
-        RootRuns { win, refuted }
-    }
 }

@@ -24,7 +24,6 @@ use crate::game::{ChainTest, GameState, Rules, SwitchRun, forms_chain};
 pub use crate::history::Histories;
 use crate::history::{PieceTo, QuietHistory};
 use crate::movepick::{Action, MovePicker, OrderingHints, is_tactical};
-use crate::runs::RootRuns;
 use crate::time::{Budget, Progress};
 use crate::transposition::{Bound, Entry, TranspositionTable};
 
@@ -1313,7 +1312,7 @@ pub fn search(
     if histories.len() < threads {
         histories.resize_with(threads, Histories::default);
     }
-    let mut actions = root_actions(root, tt, &histories[0], &limits.search_moves);
+    let actions = root_actions(root, tt, &histories[0], &limits.search_moves);
     if actions.is_empty() {
         return SearchResult {
             best: None,
@@ -1322,52 +1321,6 @@ pub fn search(
             nodes: 0,
             depth: 0,
         };
-    }
-    // Runs that mate, probed at the root (SSCC): inside a run the opponent
-    // never moves, so a run of ours that mates wins, and an action that
-    // leaves the opponent one loses; the search would need a ply per switch
-    // to see either. Not for several lines: analysis wants them all.
-    if let Variant::Sscc(rules) = root.variant
-        && limits.multipv <= 1
-    {
-        let runs = RootRuns::probe(&root.position, root.run, &root.history, &rules, &actions);
-        if let Some((action, plies)) = runs.win {
-            let score = MATE - plies as i32;
-            report(&Info::Line(Report {
-                depth: plies as i32,
-                seldepth: plies as i32,
-                multipv: 1,
-                score,
-                bound: None,
-                nodes: 0,
-                time: started.elapsed(),
-                hashfull: tt.hashfull(),
-                pv: vec![action],
-            }));
-            return SearchResult {
-                best: Some(action),
-                ponder: None,
-                score,
-                nodes: 0,
-                depth: plies as i32,
-            };
-        }
-        // The refuted actions go last, the slowest refutation first, and
-        // are searched only when every action is refuted.
-        let mut refuted = Vec::new();
-        let mut safe = Vec::new();
-        for (action, refutation) in actions.iter().zip(&runs.refuted) {
-            match refutation {
-                Some(plies) => refuted.push((*action, *plies)),
-                None => safe.push(*action),
-            }
-        }
-        if !safe.is_empty() {
-            actions = safe;
-        } else {
-            refuted.sort_by_key(|&(_, plies)| std::cmp::Reverse(plies));
-            actions = refuted.into_iter().map(|(action, _)| action).collect();
-        }
     }
     let shared = Shared {
         tt,
