@@ -11,11 +11,14 @@
 //! opponent could do, so a search may take it as a lower bound.
 //!
 //! The main search does not call it: probing every node cost more than it
-//! won in SSCC games (docs/sscc-search.md, "Changes").
+//! won in SSCC games, and probing the root alone changed nothing
+//! (docs/sscc-search.md, "Changes"). `examples/turn_threats.rs` uses it to
+//! tell how SSCC games are lost.
 
 use crate::board::Move;
 use crate::board::Position;
 use crate::game::{ChainTest, Rules, SwitchRun};
+use crate::movepick::Action;
 use crate::search::{repeats, run_key};
 
 const ENTRIES: usize = 1 << 16;
@@ -80,6 +83,80 @@ impl RunMates {
             }
         }
         None
+    }
+
+    /// The first action of the mating run that [`RunMates::probe`] finds,
+    /// with the run's plies.
+    pub fn first_action(
+        &mut self,
+        position: &Position,
+        run: SwitchRun,
+        rules: &Rules,
+        max_switches: u32,
+        nodes: u32,
+        keys: &mut Vec<u64>,
+    ) -> Option<(Action, u32)> {
+        let plies = self.probe(position, run, rules, max_switches, nodes, keys)?;
+        let moves = position.legal_moves();
+        if plies == 1 {
+            let mv = moves.into_iter().find(|&mv| mates(position, mv))?;
+            return Some((Action::stay(mv), 1));
+        }
+        // The table holds the runs found below: each child asked again is
+        // answered from it, unless another state took its slot.
+        let chains = ChainTest::new(position, rules);
+        keys.push(position.key());
+        let mut best: Option<(Action, u32)> = None;
+        for mv in moves {
+            if !chains.forms_chain(mv) {
+                continue;
+            }
+            let child = position.after(mv);
+            if child.halfmove_clock() >= 100 || repeats(keys, child.key(), child.halfmove_clock()) {
+                continue;
+            }
+            let child_run = run.after_switch(position, mv, rules);
+            let found = self.probe(&child, child_run, rules, max_switches - 1, nodes, keys);
+            if let Some(rest) = found
+                && best.is_none_or(|(_, plies)| rest + 1 < plies)
+            {
+                best = Some((Action { mv, switch: true }, rest + 1));
+                if rest + 1 == plies {
+                    break;
+                }
+            }
+        }
+        keys.pop();
+        best
+    }
+
+    /// The plies of a mating run, with at most `max_switches` switches,
+    /// that `mv`, ending the turn, leaves the opponent, as far as `nodes`
+    /// positions show. `keys` ends with `position`'s key.
+    pub fn refutation(
+        &mut self,
+        position: &Position,
+        mv: Move,
+        rules: &Rules,
+        max_switches: u32,
+        nodes: u32,
+        keys: &mut Vec<u64>,
+    ) -> Option<u32> {
+        let child = position.after(mv);
+        let over = !child.has_legal_move()
+            || child.halfmove_clock() >= 100
+            || repeats(keys, child.key(), child.halfmove_clock());
+        if over {
+            return None;
+        }
+        self.probe(
+            &child,
+            SwitchRun::default(),
+            rules,
+            max_switches,
+            nodes,
+            keys,
+        )
     }
 
     fn slot(&self, key: u64) -> usize {
@@ -190,6 +267,6 @@ impl RunMates {
 
 /// Whether `mv` mates.
 fn mates(position: &Position, mv: Move) -> bool {
-    let child = position.after(mv);
-    child.in_check() && !child.has_legal_move()
+    // Most moves give no check, and that test is cheap.
+    position.gives_check(mv) && !position.after(mv).has_legal_move()
 }

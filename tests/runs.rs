@@ -139,3 +139,83 @@ fn a_probe_out_of_nodes_claims_nothing() {
     }
     panic!("no run mate of two switches met");
 }
+
+#[test]
+fn the_first_action_starts_a_run_that_mates_in_the_plies_claimed() {
+    let rules = Rules::default();
+    let mut checked = 0;
+    for (position, run) in states() {
+        let mut probe = RunMates::default();
+        let Some((action, plies)) =
+            probe.first_action(&position, run, &rules, 3, u32::MAX, &mut Vec::new())
+        else {
+            continue;
+        };
+        assert_eq!(
+            Some(plies),
+            plain_run_mate(&position, run, &rules, 3, &mut Vec::new()),
+            "{position}"
+        );
+        assert!(position.legal_moves().contains(&action.mv), "{position}");
+        let child = position.after(action.mv);
+        if plies == 1 {
+            assert!(!action.switch && child.in_check() && child.legal_moves().is_empty());
+        } else {
+            assert!(
+                action.switch && forms_chain(&position, action.mv, &rules),
+                "{position}"
+            );
+            let rest = plain_run_mate(
+                &child,
+                run.after_switch(&position, action.mv, &rules),
+                &rules,
+                2,
+                &mut vec![position.clone()],
+            );
+            assert_eq!(rest, Some(plies - 1), "{position}: {}", action.mv);
+        }
+        checked += 1;
+    }
+    assert!(checked >= 40, "only {checked} first actions checked");
+}
+
+#[test]
+fn a_move_is_refuted_exactly_when_the_opponent_then_has_a_run_that_mates() {
+    let rules = Rules::default();
+    let (mut refuted, mut safe) = (0, 0);
+    for (position, _) in states() {
+        let mut probe = RunMates::default();
+        for mv in position.legal_moves() {
+            let child = position.after(mv);
+            let found = probe.refutation(
+                &position,
+                mv,
+                &rules,
+                2,
+                u32::MAX,
+                &mut vec![position.key()],
+            );
+            let expected = if child.legal_moves().is_empty() {
+                None
+            } else {
+                plain_run_mate(
+                    &child,
+                    SwitchRun::default(),
+                    &rules,
+                    2,
+                    &mut vec![position.clone()],
+                )
+            };
+            assert_eq!(found, expected, "{position}: {mv}");
+            if found.is_some() {
+                refuted += 1;
+            } else {
+                safe += 1;
+            }
+        }
+    }
+    assert!(
+        refuted >= 20 && safe >= 100,
+        "{refuted} refuted, {safe} safe"
+    );
+}

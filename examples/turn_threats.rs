@@ -1,0 +1,141 @@
+//! How SSCC games are lost: at the start of every turn of the games in a
+//! PGN file, what the run probe (`src/runs.rs`) sees for the player to move.
+//!
+//! ```text
+//! cargo run --release --example turn_threats -- GAMES.pgn
+//! ```
+//!
+//! A turn starts when a player receives the move with no run in progress.
+//! For each, in this order:
+//! - *win*: the player has a run that mates (up to 8 switches, 200,000
+//!   positions searched); *taken* when the game ended with that player's
+//!   mate in the same turn;
+//! - *lost*: every move hands the opponent a run that mates (8 switches,
+//!   50,000 positions a move), so only a switch can still save the player;
+//! - *blunder*: the player's move of the turn (when it was a plain move, not
+//!   a switch) handed the opponent such a run while another move did not.
+//!
+//! The rules are those of the games (the `SSCC` tag); a search out of
+//! positions claims nothing, so every count is a lower bound.
+
+use catena::game::{GameState, Player, pgn};
+use catena::runs::RunMates;
+
+const SWITCHES: u32 = 8;
+const OWN_NODES: u32 = 200_000;
+const REPLY_NODES: u32 = 50_000;
+
+#[derive(Default)]
+struct Tally {
+    turns: u32,
+    wins: u32,
+    taken: u32,
+    lost: u32,
+    lost_then_lost_game: u32,
+    blunders: u32,
+    blunders_then_lost_game: u32,
+}
+
+fn main() {
+    let Some(path) = std::env::args().nth(1) else {
+        eprintln!("usage: turn_threats GAMES.pgn");
+        std::process::exit(2);
+    };
+    let text = match std::fs::read_to_string(&path) {
+        Ok(text) => text,
+        Err(problem) => {
+            eprintln!("{path}: {problem}");
+            std::process::exit(2);
+        }
+    };
+    let records = match pgn::read_all(&text) {
+        Ok(records) => records,
+        Err(problem) => {
+            eprintln!("{path}: {problem}");
+            std::process::exit(2);
+        }
+    };
+    let mut tally = Tally::default();
+    for record in &records {
+        tally_game(&record.game, &mut tally);
+    }
+    let Tally {
+        turns,
+        wins,
+        taken,
+        lost,
+        lost_then_lost_game,
+        blunders,
+        blunders_then_lost_game,
+    } = tally;
+    println!("{} games, {turns} turns", records.len());
+    println!("win: {wins} turns began with a run that mates; {taken} ended with it");
+    println!(
+        "lost: in {lost} turns every move handed over a run that mates; {lost_then_lost_game} of those players lost the game"
+    );
+    println!(
+        "blunder: {blunders} moves handed over a run while a safe move existed; {blunders_then_lost_game} of those players lost the game"
+    );
+}
+
+fn tally_game(game: &GameState, tally: &mut Tally) {
+    let rules = *game.rules();
+    let winner: Option<Player> = game
+        .outcome()
+        .and_then(|outcome| outcome.winner)
+        .map(|color| game.controller(color));
+    let plies = game.plies();
+    let mut replay = GameState::new(game.start().clone(), rules);
+    for (index, ply) in plies.iter().enumerate() {
+        if replay.run() == Default::default() {
+            let position = replay.position().clone();
+            let mover = replay.controller(position.side_to_move());
+            let loses = winner.is_some_and(|winner| winner != mover);
+            let mut keys: Vec<u64> = replay.plies().iter().map(|p| p.before().key()).collect();
+            let mut probe = RunMates::default();
+            tally.turns += 1;
+            let win = probe.first_action(
+                &position,
+                replay.run(),
+                &rules,
+                SWITCHES,
+                OWN_NODES,
+                &mut keys,
+            );
+            if win.is_some() {
+                tally.wins += 1;
+                // The turn's last ply is its first without a switch.
+                let last = (index..plies.len()).find(|&i| !plies[i].switched);
+                if last == Some(plies.len() - 1) && winner == Some(mover) {
+                    tally.taken += 1;
+                }
+            } else {
+                keys.push(position.key());
+                let refuted: Vec<_> = position
+                    .legal_moves()
+                    .into_iter()
+                    .map(|mv| {
+                        let refuted = probe
+                            .refutation(&position, mv, &rules, SWITCHES, REPLY_NODES, &mut keys)
+                            .is_some();
+                        (mv, refuted)
+                    })
+                    .collect();
+                let safe = refuted.iter().any(|&(_, refuted)| !refuted);
+                if !safe {
+                    tally.lost += 1;
+                    tally.lost_then_lost_game += u32::from(loses);
+                }
+                let played_refuted =
+                    !ply.switched && refuted.iter().any(|&(mv, refuted)| mv == ply.mv && refuted);
+                if played_refuted && safe {
+                    tally.blunders += 1;
+                    tally.blunders_then_lost_game += u32::from(loses);
+                }
+            }
+        }
+        replay
+            .apply(ply.mv, ply.switched)
+            .expect("the games' moves are legal");
+    }
+}
