@@ -14,6 +14,7 @@ pub mod rng;
 pub mod runs;
 pub mod search;
 pub mod solve;
+mod stack;
 pub mod threads;
 pub mod time;
 pub mod tools;

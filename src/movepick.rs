@@ -5,12 +5,15 @@
 //! winning and equal captures and queen promotions, switches, killers, the
 //! counter move, quiet
 //! moves by history, and last the captures that lose material and underpromotions.
+//! Where chains are tested only as moves are handed out (inner search
+//! nodes), a chain's switch comes instead just before its stay.
 
 use arrayvec::ArrayVec;
 
 use crate::board::see::see_at_least;
 use crate::board::{Move, MoveKind, Piece, Position};
 use crate::eval::PIECE_VALUE;
+use crate::game::{ChainTest, Rules};
 use crate::history::{CaptureHistory, PieceTo, QuietHistory};
 
 /// One child of a search node: a board move, and whether its player then switches sides.
@@ -49,7 +52,7 @@ pub struct Scored {
     pub score: i32,
     /// A capture or a promotion.
     pub tactical: bool,
-    /// Its board move forms a chain (SSCC).
+    /// Its board move forms a chain whose switch the picker hands out (SSCC).
     pub chain: bool,
 }
 
@@ -105,29 +108,70 @@ pub struct OrderingHints<'a> {
     pub captures: &'a CaptureHistory,
 }
 
+/// Which switches a picker hands out (SSCC), and when it tests moves for chains.
+#[derive(Clone, Copy, Debug)]
+pub enum Switches {
+    /// None: plain chess, or a switch run that allows no more switches.
+    Never,
+    /// Every move tested as it is added, a chain's switch ranked as an
+    /// action of its own: for a list of all the actions (the root, the solver).
+    Ranked(Rules),
+    /// Each move tested only as it is handed out, a chain's switch just
+    /// before its stay (often the stronger child): the test costs more than
+    /// a node, and a cut-off makes most of them unneeded.
+    WhenPicked(Rules),
+}
+
 /// Hands out a node's actions best first (selection sort, so a cut-off early
 /// saves sorting the rest). Filled where it stands, empty at first: moving a
 /// filled picker would copy its whole buffer at every node.
 #[derive(Default)]
-pub struct MovePicker {
+pub struct MovePicker<'a> {
     actions: ArrayVec<Scored, 512>,
     next: usize,
+    /// Under `Switches::WhenPicked`, the test of the moves handed out.
+    chains: Option<LazyChains<'a>>,
+    /// The stay to hand out next, after the switch of its move.
+    stay: Option<Scored>,
 }
 
-impl MovePicker {
-    /// Adds every action: each legal move staying, and switching too when `chain`
-    /// says the move forms a chain and `switch_allowed`. `chain` is `None` in plain chess.
-    pub fn add_all(
-        &mut self,
-        position: &Position,
-        hints: &OrderingHints,
-        mut chain: Option<&mut dyn FnMut(Move) -> bool>,
-        switch_allowed: bool,
-    ) {
+/// The chain test of one position, built at the first move that needs it:
+/// most nodes are cut off before.
+struct LazyChains<'a> {
+    position: &'a Position,
+    rules: Rules,
+    test: Option<ChainTest<'a>>,
+}
+
+impl LazyChains<'_> {
+    fn forms_chain(&mut self, mv: Move) -> bool {
+        let (position, rules) = (self.position, self.rules);
+        self.test
+            .get_or_insert_with(|| ChainTest::new(position, &rules))
+            .forms_chain(mv)
+    }
+}
+
+impl<'a> MovePicker<'a> {
+    /// Adds every action: each legal move staying, and switching too when
+    /// it forms a chain and `switches` allows it.
+    pub fn add_all(&mut self, position: &'a Position, hints: &OrderingHints, switches: Switches) {
+        let ranked = match switches {
+            Switches::Never => None,
+            Switches::Ranked(rules) => Some(ChainTest::new(position, &rules)),
+            Switches::WhenPicked(rules) => {
+                self.chains = Some(LazyChains {
+                    position,
+                    rules,
+                    test: None,
+                });
+                None
+            }
+        };
         let us = position.side_to_move();
         for mv in position.legal_moves() {
             let tactical = is_tactical(position, mv);
-            let forms_chain = chain.as_mut().is_some_and(|forms| forms(mv));
+            let forms_chain = ranked.as_ref().is_some_and(|chains| chains.forms_chain(mv));
             let base = if tactical {
                 let score = tactical_score(position, mv, hints.captures);
                 if losing_tactical(position, mv) {
@@ -156,7 +200,7 @@ impl MovePicker {
                 tactical,
                 chain: forms_chain,
             });
-            if forms_chain && switch_allowed {
+            if forms_chain {
                 let switch = Action { mv, switch: true };
                 self.actions.push(Scored {
                     action: switch,
@@ -192,10 +236,15 @@ impl MovePicker {
     }
 }
 
-impl Iterator for MovePicker {
+impl Iterator for MovePicker<'_> {
     type Item = Scored;
 
+    /// The next action. Under `Switches::WhenPicked` a move that forms a
+    /// chain comes as its switch, then its stay, both marked `chain`.
     fn next(&mut self) -> Option<Scored> {
+        if let Some(stay) = self.stay.take() {
+            return Some(stay);
+        }
         let remaining = self
             .actions
             .get(self.next..)
@@ -211,7 +260,15 @@ impl Iterator for MovePicker {
         }
         self.actions.swap(self.next, self.next + best);
         self.next += 1;
-        Some(self.actions[self.next - 1])
+        let mut scored = self.actions[self.next - 1];
+        if let Some(chains) = &mut self.chains
+            && chains.forms_chain(scored.action.mv)
+        {
+            scored.chain = true;
+            self.stay = Some(scored);
+            scored.action.switch = true;
+        }
+        Some(scored)
     }
 }
 
@@ -252,7 +309,7 @@ mod tests {
                 .unwrap();
         let histories = crate::history::Histories::default();
         let mut picker = MovePicker::default();
-        picker.add_all(&position, &histories.plain_hints(), None, false);
+        picker.add_all(&position, &histories.plain_hints(), Switches::Never);
         let first = picker.next().unwrap();
         assert_eq!(first.action.mv.to_string(), "e4d5");
     }

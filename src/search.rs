@@ -20,10 +20,11 @@ use crate::board::see::see_at_least;
 use crate::board::{Color, Move, Piece, Position};
 use crate::eval::PIECE_VALUE;
 use crate::eval::network::Accumulator;
-use crate::game::{ChainTest, GameState, Rules, SwitchRun, forms_chain};
+use crate::game::{ChainTest, GameState, Rules, SwitchRun};
 pub use crate::history::Histories;
 use crate::history::{PieceTo, QuietHistory};
-use crate::movepick::{Action, MovePicker, OrderingHints, is_tactical};
+use crate::movepick::{Action, MovePicker, OrderingHints, Switches, is_tactical};
+use crate::stack::{Played, Stack};
 use crate::time::{Budget, Progress};
 use crate::transposition::{Bound, Entry, TranspositionTable};
 
@@ -236,19 +237,14 @@ struct Worker<'a> {
     id: usize,
     shared: &'a Shared<'a>,
     histories: Histories,
-    killers: [[Option<Move>; 2]; MAX_PLY + 2],
-    /// The board move played at each ply of the current line (`None` for a null move).
-    line: [Option<Played>; MAX_PLY + 2],
-    /// The static evaluation at each ply of the current line (`-INFINITE` in check).
-    static_evals: [i32; MAX_PLY + 2],
-    /// At each ply, the packed action a singularity test leaves out (0 = none).
-    excluded: [u16; MAX_PLY + 2],
-    /// The evaluation network's hidden layer of the position at each ply.
+    /// What the search keeps for each ply of the current line.
+    stack: Stack,
+    /// The evaluation network's hidden layer of the position at each ply
+    /// (kept out of `stack`, see there).
     accumulators: Vec<Accumulator>,
     /// The depth of the current iteration.
     root_depth: i32,
     keys: Vec<u64>,
-    pv: Vec<ArrayVec<Action, MAX_PLY>>,
     nodes: u64,
     unpublished: u64,
     seldepth: usize,
@@ -258,18 +254,51 @@ struct Worker<'a> {
 
 const NODES_PER_CHECK: u64 = 256;
 
-/// A board move of the current line, with what continuation history knows it by.
+/// The bounds a node is searched with, and whether it lies on the principal
+/// variation (searched with the full window, its line kept).
 #[derive(Clone, Copy)]
-struct Played {
-    mv: Move,
-    piece_to: PieceTo,
+struct Window {
+    alpha: i32,
+    beta: i32,
+    pv: bool,
 }
 
-impl Played {
-    fn new(position: &Position, mv: Move) -> Played {
-        Played {
-            mv,
-            piece_to: PieceTo::of(position, mv),
+impl Window {
+    /// The null window just above `alpha`, off the principal variation: it
+    /// tells only whether the value is above `alpha`.
+    fn null(alpha: i32) -> Window {
+        Window {
+            alpha,
+            beta: alpha + 1,
+            pv: false,
+        }
+    }
+
+    /// The window as the opponent sees it.
+    fn negated(self) -> Window {
+        Window {
+            alpha: -self.beta,
+            beta: -self.alpha,
+            pv: self.pv,
+        }
+    }
+}
+
+/// The board moves a node has searched without a cut-off: a later cut-off
+/// lowers their histories.
+#[derive(Default)]
+struct Tried {
+    quiets: ArrayVec<Played, 256>,
+    captures: ArrayVec<Move, 256>,
+}
+
+impl Tried {
+    fn add(&mut self, played: Played, quiet: bool, capture: bool) {
+        if quiet {
+            let _ = self.quiets.try_push(played);
+        }
+        if capture {
+            let _ = self.captures.try_push(played.mv);
         }
     }
 }
@@ -303,14 +332,10 @@ impl<'a> Worker<'a> {
             id,
             shared,
             histories,
-            killers: [[None; 2]; MAX_PLY + 2],
-            line: [None; MAX_PLY + 2],
-            static_evals: [-INFINITE; MAX_PLY + 2],
-            excluded: [0; MAX_PLY + 2],
+            stack: Stack::default(),
             accumulators: vec![Accumulator::new(&root.position); MAX_PLY + 2],
             root_depth: 0,
             keys: root.history.clone(),
-            pv: vec![ArrayVec::new(); MAX_PLY + 2],
             nodes: 0,
             unpublished: 0,
             seldepth: 0,
@@ -383,51 +408,39 @@ impl<'a> Worker<'a> {
         .is_empty()
     }
 
-    /// The value of one action's child from the view of the player to move
-    /// here: negated for a stay, as it is for a switch.
-    #[allow(clippy::too_many_arguments)]
+    /// The value of one action's child, searched with `window` as seen from
+    /// here, from the view of the player to move here: negated for a stay,
+    /// as it is for a switch.
     fn child_value(
         &mut self,
         child: &Position,
         run: SwitchRun,
         switch: bool,
         depth: i32,
-        alpha: i32,
-        beta: i32,
+        window: Window,
         ply: usize,
-        pv_node: bool,
     ) -> i32 {
         if switch {
-            self.search(child, run, depth, alpha, beta, ply + 1, pv_node)
+            self.search(child, run, depth, window, ply + 1)
         } else {
-            -self.search(child, run, depth, -beta, -alpha, ply + 1, pv_node)
+            -self.search(child, run, depth, window.negated(), ply + 1)
         }
     }
 
-    fn update_pv(&mut self, ply: usize, action: Action) {
-        let (head, tail) = self.pv.split_at_mut(ply + 1);
-        let line = &mut head[ply];
-        line.clear();
-        line.push(action);
-        for &next in tail[0].iter() {
-            if line.try_push(next).is_err() {
-                break;
-            }
-        }
-    }
-
-    #[allow(clippy::too_many_arguments)]
     fn search(
         &mut self,
         position: &Position,
         run: SwitchRun,
         depth: i32,
-        mut alpha: i32,
-        mut beta: i32,
+        window: Window,
         ply: usize,
-        pv_node: bool,
     ) -> i32 {
-        self.pv[ply].clear();
+        let Window {
+            mut alpha,
+            mut beta,
+            pv: pv_node,
+        } = window;
+        self.stack[ply].pv.clear();
         let in_check = position.in_check();
         if depth <= 0 && !in_check {
             return self.quiescence(position, run, alpha, beta, ply);
@@ -457,7 +470,7 @@ impl<'a> Worker<'a> {
         let depth = depth.max(1);
 
         let key = position.key() ^ run_key(run);
-        let excluded = self.excluded[ply];
+        let excluded = self.stack[ply].excluded;
         let singularity_test = excluded != 0;
         let entry = self.shared.tt.probe(key);
         if let Some(entry) = entry
@@ -476,9 +489,9 @@ impl<'a> Worker<'a> {
             let raw_eval = entry.map_or_else(|| self.evaluate(position, ply), |entry| entry.eval);
             (raw_eval, self.corrected(position, raw_eval))
         };
-        self.static_evals[ply] = static_eval;
+        self.stack[ply].static_eval = static_eval;
         // The same colour two plies ago stood worse: lines here deserve more trust.
-        let improving = !in_check && ply >= 2 && static_eval > self.static_evals[ply - 2];
+        let improving = !in_check && ply >= 2 && static_eval > self.stack[ply - 2].static_eval;
         // A stored score that bounds the value on the far side of the static
         // evaluation is the better guess of it for the pruning below.
         let eval = match entry {
@@ -534,16 +547,14 @@ impl<'a> Worker<'a> {
         {
             let reduction = 3 + depth / 4 + ((eval - beta) / 200).min(3);
             self.keys.push(position.key());
-            self.line[ply] = None;
+            self.stack[ply].played = None;
             self.enter_child(ply, position, &child);
             let value = -self.search(
                 &child,
                 SwitchRun::default(),
                 depth - 1 - reduction,
-                -beta,
-                -beta + 1,
+                Window::null(-beta),
                 ply + 1,
-                false,
             );
             self.keys.pop();
             if self.should_stop() {
@@ -575,17 +586,15 @@ impl<'a> Worker<'a> {
         {
             let tt_score = score_from_tt(entry.score, ply);
             let singular_beta = tt_score - 2 * depth;
-            self.excluded[ply] = entry.action;
+            self.stack[ply].excluded = entry.action;
             let value = self.search(
                 position,
                 run,
                 (depth - 1) / 2,
-                singular_beta - 1,
-                singular_beta,
+                Window::null(singular_beta - 1),
                 ply,
-                false,
             );
-            self.excluded[ply] = 0;
+            self.stack[ply].excluded = 0;
             if self.should_stop() {
                 return 0;
             }
@@ -597,21 +606,26 @@ impl<'a> Worker<'a> {
                 tt_extension = -1;
             }
         }
-        let earlier = |plies: usize| ply.checked_sub(plies).and_then(|before| self.line[before]);
+        let earlier = |plies: usize| {
+            ply.checked_sub(plies)
+                .and_then(|before| self.stack[before].played)
+        };
         let contexts = [earlier(1), earlier(2)].map(|played| played.map(|played| played.piece_to));
         let previous = earlier(1).map(|played| played.mv);
         let hints = OrderingHints {
             tt_action,
-            killers: self.killers[ply],
+            killers: self.stack[ply].killers,
             counter: previous
                 .and_then(|mv| self.histories.counters[mv.from().index()][mv.to().index()]),
             history: self.quiet_history(contexts),
             captures: &self.histories.captures,
         };
-        // Chains are tested only for moves about to be searched: the test
-        // costs more than a node, and a cut-off makes most of them unneeded.
+        let switches = match rules {
+            Some(rules) if switch_allowed => Switches::WhenPicked(rules),
+            _ => Switches::Never,
+        };
         let mut picker = MovePicker::default();
-        picker.add_all(position, &hints, None, false);
+        picker.add_all(position, &hints, switches);
         if picker.is_empty() {
             return if in_check { -MATE + ply as i32 } else { 0 };
         }
@@ -619,22 +633,18 @@ impl<'a> Worker<'a> {
         let original_alpha = alpha;
         let mut best_score = -INFINITE;
         let mut best_action: Option<Action> = None;
-        let mut quiets_tried: ArrayVec<Played, 256> = ArrayVec::new();
-        let mut captures_tried: ArrayVec<Move, 256> = ArrayVec::new();
+        let mut tried = Tried::default();
         let us = position.side_to_move();
         let mut index = 0;
         let mut tt_move_tactical = false;
-        // Built at the first move that needs it: most nodes are cut off before.
-        let mut chain_test: Option<ChainTest> = None;
         self.keys.push(position.key());
-        'moves: for scored in picker.by_ref() {
-            let mv = scored.action.mv;
-            let chain = match rules {
-                Some(rules) if switch_allowed => chain_test
-                    .get_or_insert_with(|| ChainTest::new(position, &rules))
-                    .forms_chain(mv),
-                _ => false,
-            };
+        // The picker hands out a chain's move twice, as its switch and then
+        // its stay. The pruning below spares every chain's move, so that it
+        // is decided once per board move, as if before both actions.
+        for scored in picker.by_ref() {
+            let action = scored.action;
+            let mv = action.mv;
+            let chain = scored.chain;
             // Late move pruning of quiet moves near the leaves; not in a
             // decided position, where the quiet move that mates may come late,
             // not a check (after a switch the mover plays again, and the
@@ -645,7 +655,7 @@ impl<'a> Worker<'a> {
                 && best_score > -MATE_BOUND
                 && depth <= 6
                 && static_eval.abs() < DECIDED
-                && quiets_tried.len() as i32 >= (3 + depth * depth) / (2 - i32::from(improving))
+                && tried.quiets.len() as i32 >= (3 + depth * depth) / (2 - i32::from(improving))
                 && !position.gives_check(mv)
                 && !chain
             {
@@ -685,132 +695,120 @@ impl<'a> Worker<'a> {
             {
                 continue;
             }
-            self.line[ply] = Some(played);
-            self.enter_child(ply, position, &child);
-            // A chain's switch first: it is often the stronger child.
-            let choices: &[bool] = if chain { &[true, false] } else { &[false] };
-            for &switch in choices {
-                let action = Action { mv, switch };
-                let packed = action.pack();
-                if singularity_test && packed == excluded {
-                    continue;
-                }
-                if packed == tt_action {
-                    tt_move_tactical = scored.tactical;
-                }
-                let extension = if tt_extension != 0 && packed == tt_action {
-                    tt_extension
-                } else {
-                    i32::from(gives_check)
+            self.stack[ply].played = Some(played);
+            // A chain's stay comes right after its switch, whose subtree
+            // left the child's hidden layer as it was: only deeper plies
+            // write theirs.
+            if action.switch || !chain {
+                self.enter_child(ply, position, &child);
+            }
+            let packed = action.pack();
+            // A singularity test leaves its action out, though its move counts as tried.
+            if singularity_test && packed == excluded {
+                tried.add(played, quiet, capture);
+                continue;
+            }
+            if packed == tt_action {
+                tt_move_tactical = scored.tactical;
+            }
+            let extension = if tt_extension != 0 && packed == tt_action {
+                tt_extension
+            } else {
+                i32::from(gives_check)
+            };
+            let new_depth = depth - 1 + extension;
+            let child_run = match rules {
+                Some(rules) if action.switch => run_here.after_switch(position, mv, &rules),
+                _ => SwitchRun::default(),
+            };
+            let search = |searcher: &mut Self, depth: i32, window: Window| {
+                searcher.child_value(&child, child_run, action.switch, depth, window, ply)
+            };
+            let value = if index == 0 {
+                let window = Window {
+                    alpha,
+                    beta,
+                    pv: pv_node,
                 };
-                let new_depth = depth - 1 + extension;
-                let child_run = match rules {
-                    Some(rules) if switch => run_here.after_switch(position, mv, &rules),
-                    _ => SwitchRun::default(),
-                };
-                let value = if index == 0 {
-                    self.child_value(
-                        &child, child_run, switch, new_depth, alpha, beta, ply, pv_node,
-                    )
-                } else {
-                    // Quiet moves, and captures that lose the exchange.
-                    // Not a chain move's children: reducing them as plain
-                    // moves reached 0.81 of chess's depth in `catena bench
-                    // sscc` but lost 190-207-3 in SSCC games
-                    // (docs/sscc-search.md).
-                    let reducible = quiet || (capture && scored.score < 0);
-                    let reduction = if depth >= 3 && index >= 2 && reducible && !in_check {
-                        let base = late_move_reduction(depth, index)
-                            - i32::from(pv_node)
-                            - i32::from(gives_check);
-                        let adjustment = if quiet {
-                            let killer = self.killers[ply].contains(&Some(mv));
-                            // Where the best move is a capture, quiet moves rarely match it.
-                            i32::from(tt_move_tactical) - i32::from(killer) + i32::from(!improving)
-                                - self.quiet_history(contexts).score(us, mv, played.piece_to)
-                                    / 16384
-                        } else {
-                            0
-                        };
-                        (base + adjustment).clamp(0, new_depth - 1)
+                search(self, new_depth, window)
+            } else {
+                // Quiet moves, and captures that lose the exchange.
+                // Not a chain move's children: reducing them as plain
+                // moves reached 0.81 of chess's depth in `catena bench
+                // sscc` but lost 190-207-3 in SSCC games
+                // (docs/sscc-search.md).
+                let reducible = quiet || (capture && scored.score < 0);
+                let reduction = if depth >= 3 && index >= 2 && reducible && !in_check {
+                    let base = late_move_reduction(depth, index)
+                        - i32::from(pv_node)
+                        - i32::from(gives_check);
+                    let adjustment = if quiet {
+                        let killer = self.stack[ply].killers.contains(&Some(mv));
+                        // Where the best move is a capture, quiet moves rarely match it.
+                        i32::from(tt_move_tactical) - i32::from(killer) + i32::from(!improving)
+                            - self.quiet_history(contexts).score(us, mv, played.piece_to) / 16384
                     } else {
                         0
                     };
-                    let mut value = self.child_value(
-                        &child,
-                        child_run,
-                        switch,
-                        new_depth - reduction,
-                        alpha,
-                        alpha + 1,
-                        ply,
-                        false,
-                    );
-                    if value > alpha && reduction > 0 {
-                        value = self.child_value(
-                            &child,
-                            child_run,
-                            switch,
-                            new_depth,
-                            alpha,
-                            alpha + 1,
-                            ply,
-                            false,
-                        );
-                    }
-                    if value > alpha && value < beta && pv_node {
-                        value = self.child_value(
-                            &child, child_run, switch, new_depth, alpha, beta, ply, true,
-                        );
-                    }
-                    value
+                    (base + adjustment).clamp(0, new_depth - 1)
+                } else {
+                    0
                 };
-                index += 1;
-                if self.should_stop() {
-                    self.keys.pop();
-                    return 0;
+                let mut value = search(self, new_depth - reduction, Window::null(alpha));
+                if value > alpha && reduction > 0 {
+                    value = search(self, new_depth, Window::null(alpha));
                 }
-                if value > best_score {
-                    best_score = value;
-                    best_action = Some(action);
-                    if value > alpha {
-                        alpha = value;
-                        if pv_node {
-                            self.update_pv(ply, action);
+                if value > alpha && value < beta && pv_node {
+                    let window = Window {
+                        alpha,
+                        beta,
+                        pv: true,
+                    };
+                    value = search(self, new_depth, window);
+                }
+                value
+            };
+            index += 1;
+            if self.should_stop() {
+                self.keys.pop();
+                return 0;
+            }
+            if value > best_score {
+                best_score = value;
+                best_action = Some(action);
+                if value > alpha {
+                    alpha = value;
+                    if pv_node {
+                        self.stack.update_pv(ply, action);
+                    }
+                    if value >= beta {
+                        let bonus = 16 * depth * depth;
+                        if capture {
+                            self.histories.captures.update(position, mv, bonus);
                         }
-                        if value >= beta {
-                            let bonus = 16 * depth * depth;
-                            if capture {
-                                self.histories.captures.update(position, mv, bonus);
-                            }
-                            for &tried in &captures_tried {
-                                self.histories.captures.update(position, tried, -bonus);
-                            }
-                            if quiet {
-                                self.reward_quiet(us, contexts, played, bonus);
-                                for &tried in &quiets_tried {
-                                    self.reward_quiet(us, contexts, tried, -bonus);
-                                }
-                                if self.killers[ply][0] != Some(mv) {
-                                    self.killers[ply][1] = self.killers[ply][0];
-                                    self.killers[ply][0] = Some(mv);
-                                }
-                                if let Some(previous) = previous {
-                                    self.histories.counters[previous.from().index()]
-                                        [previous.to().index()] = Some(mv);
-                                }
-                            }
-                            break 'moves;
+                        for &other in &tried.captures {
+                            self.histories.captures.update(position, other, -bonus);
                         }
+                        if quiet {
+                            self.reward_quiet(us, contexts, played, bonus);
+                            for &other in &tried.quiets {
+                                self.reward_quiet(us, contexts, other, -bonus);
+                            }
+                            let killers = &mut self.stack[ply].killers;
+                            if killers[0] != Some(mv) {
+                                killers[1] = killers[0];
+                                killers[0] = Some(mv);
+                            }
+                            if let Some(previous) = previous {
+                                self.histories.counters[previous.from().index()]
+                                    [previous.to().index()] = Some(mv);
+                            }
+                        }
+                        break;
                     }
                 }
             }
-            if quiet {
-                let _ = quiets_tried.try_push(played);
-            }
-            if capture {
-                let _ = captures_tried.try_push(mv);
-            }
+            tried.add(played, quiet, capture);
         }
         self.keys.pop();
         if best_score == -INFINITE {
@@ -861,7 +859,7 @@ impl<'a> Worker<'a> {
         beta: i32,
         ply: usize,
     ) -> i32 {
-        self.pv[ply].clear();
+        self.stack[ply].pv.clear();
         self.count_node();
         if self.should_stop() {
             return 0;
@@ -885,7 +883,7 @@ impl<'a> Worker<'a> {
         let mut raw_eval = 0;
         let mut picker = MovePicker::default();
         if in_check {
-            picker.add_all(position, &self.histories.plain_hints(), None, false);
+            picker.add_all(position, &self.histories.plain_hints(), Switches::Never);
             if picker.is_empty() {
                 return -MATE + ply as i32;
             }
@@ -1092,7 +1090,7 @@ impl<'a> Worker<'a> {
                 });
             }
             let child = position.after(action.mv);
-            self.line[0] = Some(Played::new(position, action.mv));
+            self.stack[0].played = Some(Played::new(position, action.mv));
             self.enter_child(0, position, &child);
             let child_run = match self.rules() {
                 Some(rules) if action.switch => root.run.after_switch(position, action.mv, &rules),
@@ -1100,26 +1098,22 @@ impl<'a> Worker<'a> {
             };
             let new_depth = depth - 1 + i32::from(child.in_check());
             let nodes_before = self.nodes;
-            let search = |searcher: &mut Self, beta: i32, pv: bool| {
-                searcher.child_value(
-                    &child,
-                    child_run,
-                    action.switch,
-                    new_depth,
-                    alpha,
-                    beta,
-                    0,
-                    pv,
-                )
+            let search = |searcher: &mut Self, window: Window| {
+                searcher.child_value(&child, child_run, action.switch, new_depth, window, 0)
+            };
+            let full = Window {
+                alpha,
+                beta,
+                pv: true,
             };
             // Principal variation search: the first move with the full
             // window, the rest with a null window, re-searched if they beat alpha.
             let value = if index == first {
-                search(self, beta, true)
+                search(self, full)
             } else {
-                let value = search(self, alpha + 1, false);
+                let value = search(self, Window::null(alpha));
                 if value > alpha && value < beta {
-                    search(self, beta, true)
+                    search(self, full)
                 } else {
                     value
                 }
@@ -1133,7 +1127,7 @@ impl<'a> Worker<'a> {
                 root_move.score = value;
                 root_move.pv.clear();
                 root_move.pv.push(action);
-                root_move.pv.extend(self.pv[1].iter().copied());
+                root_move.pv.extend(self.stack[1].pv.iter().copied());
             } else {
                 root_move.score = -INFINITE;
             }
@@ -1275,20 +1269,14 @@ fn root_actions(
         captures: &histories.captures,
     };
     let mut run = root.run;
-    let (chain_test, switch_allowed) = match root.variant {
-        Variant::Chess => (None, false),
-        Variant::Sscc(rules) => (Some(rules), run.allows_switch()),
+    // Every root action is searched: each chain is tested at once, and its
+    // switch ranked as an action of its own.
+    let switches = match root.variant {
+        Variant::Sscc(rules) if run.allows_switch() => Switches::Ranked(rules),
+        _ => Switches::Never,
     };
-    let mut test = |mv: Move| chain_test.is_some_and(|rules| forms_chain(position, mv, &rules));
     let mut picker = MovePicker::default();
-    picker.add_all(
-        position,
-        &hints,
-        chain_test
-            .is_some()
-            .then_some(&mut test as &mut dyn FnMut(Move) -> bool),
-        switch_allowed,
-    );
+    picker.add_all(position, &hints, switches);
     picker
         .map(|scored| scored.action)
         .filter(|action| search_moves.is_empty() || search_moves.contains(&action.mv))

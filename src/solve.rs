@@ -30,10 +30,10 @@
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use crate::board::{Move, Position};
-use crate::game::{ChainTest, Rules, SwitchRun};
+use crate::board::Position;
+use crate::game::{Rules, SwitchRun};
 use crate::history::Histories;
-use crate::movepick::{Action, MovePicker};
+use crate::movepick::{Action, MovePicker, Switches};
 use crate::rng::SplitMix64;
 use crate::search::run_key;
 
@@ -280,16 +280,12 @@ impl<'a> Solver<'a> {
         let mut run = node.run;
         let allowed = run.allows_switch() && (self.problem.attacker_switches || !node.attacker);
         let switches = self.problem.rules.filter(|_| allowed);
-        let chain_test = switches.map(|rules| ChainTest::new(position, &rules));
-        let mut forms_chain =
-            |mv: Move| chain_test.as_ref().is_some_and(|test| test.forms_chain(mv));
         let hints = self.histories.plain_hints();
         let mut picker = MovePicker::default();
         picker.add_all(
             position,
             &hints,
-            Some(&mut forms_chain as &mut dyn FnMut(Move) -> bool),
-            switches.is_some(),
+            switches.map_or(Switches::Never, Switches::Ranked),
         );
         let mut children = Vec::with_capacity(picker.len());
         for scored in picker {
