@@ -9,5 +9,5 @@ mod state;
 
 pub use outcome::{Outcome, Player, Termination};
 pub use rules::{Rules, SwitchRule};
-pub use run::{ChainTest, SwitchRun, forms_chain};
+pub use run::{ChainTest, SwitchRun, closed_chain, forms_chain};
 pub use state::{GameError, GameState, Ply};

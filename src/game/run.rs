@@ -201,3 +201,16 @@ pub fn forms_chain(position: &Position, mv: Move, rules: &Rules) -> bool {
         rules.min_enclosed,
     )
 }
+
+/// The chain `mv`, played from `position`, closes under `rules`, if any,
+/// with its smallest loop for display.
+pub fn closed_chain(position: &Position, mv: Move, rules: &Rules) -> Option<chain::Chain> {
+    if !forms_chain(position, mv, rules) {
+        return None;
+    }
+    chain::analyse_board(
+        position.occupied_after(mv),
+        position.landing_squares(mv),
+        rules.min_enclosed,
+    )
+}

@@ -9,7 +9,7 @@ use crate::arena::{Clocks, TimeControl, color_of};
 use crate::board::{Color, Move, Position, san};
 use crate::chain::{self, Chain};
 use crate::game::pgn::{self, GameRecord, GameResult};
-use crate::game::{ChainTest, GameState, Player, Rules, forms_chain};
+use crate::game::{ChainTest, GameState, Player, Rules, closed_chain};
 use crate::play;
 use crate::search::Variant;
 
@@ -567,16 +567,9 @@ pub struct LegalMove {
 
 /// The chain `mv` closes from `position`, if any.
 pub fn chain_closed(position: &Position, mv: Move, rules: &Rules) -> Option<DrawnChain> {
-    if !forms_chain(position, mv, rules) {
-        return None;
-    }
-    chain::analyse_board(
-        position.occupied_after(mv),
-        position.landing_squares(mv),
-        rules.min_enclosed,
-    )
-    .as_ref()
-    .map(DrawnChain::from)
+    closed_chain(position, mv, rules)
+        .as_ref()
+        .map(DrawnChain::from)
 }
 
 #[cfg(test)]

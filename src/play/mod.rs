@@ -19,7 +19,7 @@ use crate::arena::{self, Clocks, Ending, Offence, TimeControl};
 use crate::board::{Color, Move, Placement, Position, san};
 use crate::chain::{self, Chain};
 use crate::game::pgn::{GameRecord, GameResult};
-use crate::game::{GameError, GameState, Player, Rules, SwitchRule, forms_chain};
+use crate::game::{GameError, GameState, Player, Rules, SwitchRule, closed_chain};
 use crate::search::Variant;
 use crate::tools::chain::diagram;
 
@@ -484,15 +484,7 @@ impl Session {
 
     /// The chain `mv` closes from `position`, if any.
     fn chain_of(&self, position: &Position, mv: Move) -> Option<Chain> {
-        let rules = self.game.rules();
-        if !forms_chain(position, mv, rules) {
-            return None;
-        }
-        chain::analyse_board(
-            position.occupied_after(mv),
-            position.landing_squares(mv),
-            rules.min_enclosed,
-        )
+        closed_chain(position, mv, self.game.rules())
     }
 
     /// The board as the game stands, with its last move.

@@ -109,16 +109,6 @@ impl OGrid {
 
     /// The king neighbours of a cell inside the grid.
     pub fn neighbours(&self, (x, y): XY) -> impl Iterator<Item = XY> + '_ {
-        const STEPS: [(isize, isize); 8] = [
-            (-1, -1),
-            (0, -1),
-            (1, -1),
-            (-1, 0),
-            (1, 0),
-            (-1, 1),
-            (0, 1),
-            (1, 1),
-        ];
         STEPS.iter().filter_map(move |&(dx, dy)| {
             let nx = x as isize + dx;
             let ny = y as isize + dy;
@@ -510,8 +500,8 @@ impl Bits for Wide {
     }
 }
 
-/// The eight king steps.
-const STEPS: [(isize, isize); 8] = [
+/// The eight king steps, in the order the loop search tries them.
+pub const STEPS: [(isize, isize); 8] = [
     (-1, -1),
     (0, -1),
     (1, -1),

@@ -28,6 +28,7 @@
 //! public `Grid` only, for the bench `paper_criterion` (`benches/chain.rs`) and
 //! `examples/label_chains.rs`.
 
+use super::oracle::STEPS;
 use catena::chain::{Cell, Grid};
 
 /// The paper's verdict for the piece on `moved`, with its SSCC minimum of 2.
@@ -85,7 +86,7 @@ pub fn paper_areas(grid: &Grid, min_area: u32) -> Vec<Vec<Cell>> {
         while next < area.len() {
             let c = area[next];
             next += 1;
-            for (dx, dy) in KING_STEPS {
+            for (dx, dy) in STEPS {
                 if let Some(n) = step(grid, c, dx, dy)
                     && empty(n)
                     && !seen[index(n)]
@@ -102,17 +103,6 @@ pub fn paper_areas(grid: &Grid, min_area: u32) -> Vec<Vec<Cell>> {
     }
     areas
 }
-
-const KING_STEPS: [(isize, isize); 8] = [
-    (-1, -1),
-    (0, -1),
-    (1, -1),
-    (-1, 0),
-    (1, 0),
-    (-1, 1),
-    (0, 1),
-    (1, 1),
-];
 
 fn step(grid: &Grid, c: Cell, dx: isize, dy: isize) -> Option<Cell> {
     let x = c.x as isize + dx;
@@ -131,7 +121,7 @@ fn two_disjoint_paths(grid: &Grid, moved: Cell, area: &[Cell]) -> bool {
     let index = |c: Cell| c.y * w + c.x;
     let mut touches = vec![false; cells];
     for &e in area {
-        for (dx, dy) in KING_STEPS {
+        for (dx, dy) in STEPS {
             if let Some(n) = step(grid, e, dx, dy)
                 && grid.is_occupied(n)
             {
@@ -154,7 +144,7 @@ fn two_disjoint_paths(grid: &Grid, moved: Cell, area: &[Cell]) -> bool {
                 graph.edge(2 * i + 1, sink);
             }
         }
-        for (dx, dy) in KING_STEPS {
+        for (dx, dy) in STEPS {
             if let Some(n) = step(grid, c, dx, dy)
                 && grid.is_occupied(n)
                 && n != moved
