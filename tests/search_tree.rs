@@ -10,8 +10,9 @@ use std::time::Instant;
 
 use catena::board::Position;
 use catena::game::{Rules, SwitchRule, SwitchRun};
+use catena::movepick::{Action, is_tactical};
 use catena::rng::SplitMix64;
-use catena::search::{self, Control, Limits, MATE, Root, SearchResult, Variant};
+use catena::search::{self, Control, Info, Limits, MATE, Root, SearchResult, Variant};
 use catena::transposition::TranspositionTable;
 use common::minimax::{Switches, forced_win, shortest_win};
 use rayon::prelude::*;
@@ -496,5 +497,102 @@ fn the_search_sees_repetitions() {
             12,
         );
         assert_eq!(checks.score, 0, "{checks:?}");
+    }
+}
+
+/// Pairs (position before, chain-closing move) from seeded random games, at
+/// move 1 so that under rule `moves` a run's limit is 1, where the switch
+/// leads to a board that is not in check, has no capture or promotion to
+/// make, evaluates below the level at which the search stays without
+/// looking, and has a chain of its own whose switch would evaluate better:
+/// a horizon node whose only honest value is its static evaluation.
+fn horizon_switches(rules: &Rules, wanted: usize) -> Vec<(Position, Action)> {
+    let mut rng = SplitMix64::new(27);
+    let mut found = Vec::new();
+    while found.len() < wanted {
+        let mut position = Position::startpos();
+        for _ in 0..60 {
+            let moves = position.legal_moves();
+            if moves.is_empty() || position.is_dead() {
+                break;
+            }
+            let fen = position.to_fen();
+            let (board, _) = fen.rsplit_once(' ').unwrap();
+            let at_move_one = Position::from_fen(&format!("{board} 1")).unwrap();
+            for &mv in moves.iter() {
+                if !catena::game::forms_chain(&at_move_one, mv, rules) {
+                    continue;
+                }
+                let child = at_move_one.after(mv);
+                let own = catena::eval::evaluate(&child);
+                let replies = child.legal_moves();
+                let better_switch = replies.iter().any(|&reply| {
+                    catena::game::forms_chain(&child, reply, rules)
+                        && catena::eval::evaluate(&child.after(reply)) > own
+                });
+                if !child.in_check()
+                    && own < 100
+                    && replies.iter().all(|&reply| !is_tactical(&child, reply))
+                    && better_switch
+                {
+                    found.push((at_move_one.clone(), Action { mv, switch: true }));
+                    break;
+                }
+            }
+            position = position.after(moves[rng.below(moves.len())]);
+        }
+    }
+    found
+}
+
+/// A run at its limit ends at the horizon: a node whose player may not
+/// switch again stands pat on its static evaluation and gets no credit for
+/// the chains it could close. Searched to depth 1 with every root action's
+/// line reported, the switch of each pair from `horizon_switches` must be
+/// valued at the evaluation of the board it leads to, not at that of a
+/// second switch the run's limit forbids.
+#[test]
+fn a_run_at_its_limit_stands_pat_on_its_evaluation() {
+    let rules = rules("moves");
+    let cases = horizon_switches(&rules, 12);
+    for (position, action) in cases {
+        let root = Root {
+            position: position.clone(),
+            run: SwitchRun::default(),
+            history: Vec::new(),
+            variant: Variant::Sscc(rules),
+        };
+        let limits = Limits {
+            depth: Some(1),
+            multipv: 500,
+            threads: 1,
+            ..Limits::default()
+        };
+        let mut lines = Vec::new();
+        search::search(
+            &root,
+            &limits,
+            &fresh_table(),
+            &mut Vec::new(),
+            &Control::default(),
+            Instant::now(),
+            &mut |info| {
+                if let Info::Line(report) = info {
+                    lines.push(report.clone());
+                }
+            },
+        );
+        let line = lines
+            .iter()
+            .find(|line| line.pv.first() == Some(&action))
+            .unwrap_or_else(|| panic!("{}: no line for {action:?}", position.to_fen()));
+        let board = position.after(action.mv);
+        assert_eq!(
+            line.score,
+            catena::eval::evaluate(&board),
+            "{} {}: {line:?}",
+            position.to_fen(),
+            action.mv
+        );
     }
 }
