@@ -7,6 +7,7 @@ use catena::gui::{self, GuiArgs};
 use catena::play::{self, PlayArgs};
 use catena::tools::bench;
 use catena::tools::chain::{self, ChainArgs};
+use catena::tools::datagen::{self, DatagenArgs};
 use catena::tools::perft::{self, PerftArgs};
 use catena::tools::puzzles::{self, PuzzlesArgs};
 use catena::tools::solve::{self, SolveArgs};
@@ -33,6 +34,8 @@ enum Command {
     Gui(GuiArgs),
     /// Fit the evaluation network to labelled positions.
     Train(TrainArgs),
+    /// Write training positions from Catena's own SSCC self-play.
+    Datagen(DatagenArgs),
     Solve(SolveArgs),
     Puzzles(PuzzlesArgs),
     /// Search the built-in positions to a fixed depth; the last line is `<nodes> nodes <nps> nps`.
@@ -101,6 +104,7 @@ fn main() -> ExitCode {
         Some(Command::Play(args)) => play::run(args),
         Some(Command::Gui(args)) => gui::run(args),
         Some(Command::Train(args)) => train::run(args),
+        Some(Command::Datagen(args)) => datagen::run(args),
         Some(Command::Puzzles(args)) => puzzles::run(args).map(|()| true),
         Some(Command::Solve(args)) => match solve::run(args) {
             Ok(()) => Ok(true),

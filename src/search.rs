@@ -19,7 +19,7 @@ use once_cell::sync::Lazy;
 use crate::board::see::see_at_least;
 use crate::board::{Color, Move, Piece, Position};
 use crate::eval::PIECE_VALUE;
-use crate::eval::network::Accumulator;
+use crate::eval::network::{Accumulator, NETWORK, Network, SSCC_NETWORK, SsccState};
 use crate::game::{ChainTest, GameState, Rules, SwitchRun};
 pub use crate::history::Histories;
 use crate::history::{PieceTo, QuietHistory};
@@ -239,6 +239,8 @@ struct Worker<'a> {
     histories: Histories,
     /// What the search keeps for each ply of the current line.
     stack: Stack,
+    /// The evaluation network of the variant: chess, or SSCC with its inputs.
+    network: &'static Network,
     /// The evaluation network's hidden layer of the position at each ply
     /// (kept out of `stack`, see there).
     accumulators: Vec<Accumulator>,
@@ -328,12 +330,17 @@ const AHEAD_ENOUGH_TO_STAY: i32 = 150;
 
 impl<'a> Worker<'a> {
     fn new(id: usize, shared: &'a Shared<'a>, root: &Root, histories: Histories) -> Worker<'a> {
+        let network: &'static Network = match root.variant {
+            Variant::Chess => &NETWORK,
+            Variant::Sscc(_) => &SSCC_NETWORK,
+        };
         Worker {
             id,
             shared,
             histories,
             stack: Stack::default(),
-            accumulators: vec![Accumulator::new(&root.position); MAX_PLY + 2],
+            network,
+            accumulators: vec![Accumulator::new(network, &root.position); MAX_PLY + 2],
             root_depth: 0,
             keys: root.history.clone(),
             nodes: 0,
@@ -451,7 +458,7 @@ impl<'a> Worker<'a> {
         }
         self.seldepth = self.seldepth.max(ply);
         if ply >= MAX_PLY {
-            return self.evaluate(position, ply);
+            return self.evaluate(position, run.switches(), ply);
         }
         if ply > 0 {
             if position.halfmove_clock() >= 100
@@ -486,7 +493,10 @@ impl<'a> Worker<'a> {
         let (raw_eval, static_eval) = if in_check {
             (-INFINITE, -INFINITE)
         } else {
-            let raw_eval = entry.map_or_else(|| self.evaluate(position, ply), |entry| entry.eval);
+            let raw_eval = entry.map_or_else(
+                || self.evaluate(position, run.switches(), ply),
+                |entry| entry.eval,
+            );
             (raw_eval, self.corrected(position, raw_eval))
         };
         self.stack[ply].static_eval = static_eval;
@@ -866,7 +876,7 @@ impl<'a> Worker<'a> {
         }
         self.seldepth = self.seldepth.max(ply);
         if ply >= MAX_PLY {
-            return self.evaluate(position, ply);
+            return self.evaluate(position, run.switches(), ply);
         }
         if position.is_dead() {
             return 0;
@@ -888,7 +898,10 @@ impl<'a> Worker<'a> {
                 return -MATE + ply as i32;
             }
         } else {
-            raw_eval = entry.map_or_else(|| self.evaluate(position, ply), |entry| entry.eval);
+            raw_eval = entry.map_or_else(
+                || self.evaluate(position, run.switches(), ply),
+                |entry| entry.eval,
+            );
             let static_eval = self.corrected(position, raw_eval);
             let stand_pat = self.stand_pat(position, run, static_eval, beta, ply);
             if stand_pat >= beta {
@@ -946,10 +959,19 @@ impl<'a> Worker<'a> {
     }
 
     /// The static evaluation of `position`, the node at `ply` of the current line.
-    fn evaluate(&self, position: &Position, ply: usize) -> i32 {
-        self.accumulators[ply]
-            .evaluate(position)
-            .clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+    /// In SSCC the network also sees the board's pockets and the
+    /// `switches` the side to move has made in a row.
+    fn evaluate(&self, position: &Position, switches: u32, ply: usize) -> i32 {
+        let accumulator = &self.accumulators[ply];
+        let value = match self.shared.variant {
+            Variant::Chess => accumulator.evaluate(self.network, position),
+            Variant::Sscc(_) => accumulator.evaluate_sscc(
+                self.network,
+                position,
+                SsccState::new(position, switches),
+            ),
+        };
+        value.clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
     }
 
     /// `raw_eval` with the correction history's guess of its miss added; not
@@ -967,7 +989,7 @@ impl<'a> Worker<'a> {
     /// from that of `parent` at `ply`.
     fn enter_child(&mut self, ply: usize, parent: &Position, child: &Position) {
         let (parents, children) = self.accumulators.split_at_mut(ply + 1);
-        parents[ply].after(parent, child, &mut children[0]);
+        parents[ply].after(self.network, parent, child, &mut children[0]);
     }
 
     /// The histories of quiet moves played after `contexts`.
@@ -1056,7 +1078,7 @@ impl<'a> Worker<'a> {
                 // After the switch the same player moves the other army.
                 let child = position.after(mv);
                 self.enter_child(ply, position, &child);
-                best = best.max(self.evaluate(&child, ply + 1));
+                best = best.max(self.evaluate(&child, run.switches() + 1, ply + 1));
                 if best >= beta {
                     return true;
                 }
@@ -1078,7 +1100,7 @@ impl<'a> Worker<'a> {
         let position = &root.position;
         let mut best = -INFINITE;
         self.root_depth = depth;
-        self.accumulators[0] = Accumulator::new(position);
+        self.accumulators[0] = Accumulator::new(self.network, position);
         self.keys.push(position.key());
         for index in first..self.root_moves.len() {
             let action = self.root_moves[index].action;

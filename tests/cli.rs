@@ -317,7 +317,8 @@ fn training_learns_material_and_writes_a_network_the_engine_reads() {
             });
             inputs
         };
-        network.evaluate_inputs(&inputs(ours), &inputs(theirs))
+        let men = position.occupied().len() as usize;
+        network.evaluate_inputs(&inputs(ours), &inputs(theirs), men)
     };
     let up_a_queen = eval("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
     let down_a_queen = eval("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1");
@@ -341,9 +342,12 @@ fn fine_tuning_starts_from_the_given_network() {
     assert_eq!(errors.len(), 3, "{log}");
     assert_eq!(errors[0], errors[2], "{log}");
     assert!(log.contains("(epoch 0)"), "{log}");
+    // The same weights, written in the present format (the engine's file
+    // may predate the SSCC inputs).
+    let read = |path: &std::path::Path| Network::from_bytes(&std::fs::read(path).unwrap()).unwrap();
     assert_eq!(
         std::fs::read(&out).unwrap(),
-        std::fs::read(engine_network).unwrap()
+        read(engine_network.as_ref()).to_bytes()
     );
 }
 
@@ -386,4 +390,58 @@ fn bad_training_input_is_refused_with_its_place() {
     std::fs::write(&data, good).unwrap();
     let message = run(&["train", path, "--out", out_path]);
     assert!(message.contains("too few"), "{message}");
+}
+
+/// `catena datagen`: seeded self-play at a fixed number of nodes writes the
+/// same lines on every run, each a quiet SSCC position with a result, a
+/// score and the run of the side to move, in the form `catena train` reads.
+#[test]
+fn datagen_writes_the_same_sscc_positions_on_every_run() {
+    let dir = ScratchDir::new("datagen");
+    let write = |name: &str| {
+        let path = dir.join(name);
+        let output = catena(&[
+            "datagen",
+            path.to_str().unwrap(),
+            "--games",
+            "6",
+            "--nodes",
+            "400",
+            "--seed",
+            "5",
+        ]);
+        assert!(output.status.success(), "{}", stderr(&output));
+        std::fs::read_to_string(path).unwrap()
+    };
+    let first = write("first.txt");
+    assert_eq!(first, write("second.txt"));
+    let lines: Vec<&str> = first.lines().collect();
+    assert!(lines.len() >= 30, "{} lines", lines.len());
+    for line in &lines {
+        let fields: Vec<&str> = line.split(" | ").collect();
+        let [fen, result, score, run] = fields[..] else {
+            panic!("{line}");
+        };
+        let position = Position::from_fen(fen).unwrap();
+        assert!(!position.in_check(), "{line}");
+        assert!(["0", "0.5", "1"].contains(&result), "{line}");
+        assert!(score.parse::<i32>().unwrap().abs() < catena::search::MATE_BOUND);
+        let run: Vec<u32> = run.split(' ').map(|field| field.parse().unwrap()).collect();
+        assert!(run.len() == 2 && run[1] <= 1, "{line}");
+    }
+    // Runs in progress are written with their length.
+    assert!(lines.iter().any(|line| !line.ends_with("| 0 0")));
+    // And the trainer reads them.
+    let out = dir.join("net.bin");
+    let data = dir.join("first.txt");
+    let output = catena(&[
+        "train",
+        data.to_str().unwrap(),
+        "--epochs",
+        "1",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    Network::from_bytes(&std::fs::read(out).unwrap()).unwrap();
 }

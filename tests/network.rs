@@ -3,7 +3,9 @@
 //! round-trips, and the trained weights know material.
 
 use catena::board::Position;
-use catena::eval::network::{Accumulator, HIDDEN, INPUTS, NETWORK, Network, evaluate};
+use catena::eval::network::{
+    Accumulator, BOARD_INPUTS, HIDDEN, INPUTS, NETWORK, Network, SsccState, evaluate,
+};
 use proptest::prelude::*;
 
 mod common;
@@ -81,17 +83,17 @@ proptest! {
     #[test]
     fn incremental_hidden_layers_equal_those_from_scratch(game in chess_game(&STARTS, 0..150)) {
         let line = line(&game);
-        let mut accumulator = Accumulator::new(&line[0]);
+        let mut accumulator = Accumulator::new(&NETWORK, &line[0]);
         for pair in line.windows(2) {
             let mut next = accumulator.clone();
-            accumulator.after(&pair[0], &pair[1], &mut next);
-            prop_assert_eq!(&next, &Accumulator::new(&pair[1]), "{}", pair[1]);
+            accumulator.after(&NETWORK, &pair[0], &pair[1], &mut next);
+            prop_assert_eq!(&next, &Accumulator::new(&NETWORK, &pair[1]), "{}", pair[1]);
             // A pass (as null-move pruning makes) or a switch keeps the board.
             if let Some(passed) = pair[1].null_move() {
                 let mut after_pass = next.clone();
-                next.after(&pair[1], &passed, &mut after_pass);
+                next.after(&NETWORK, &pair[1], &passed, &mut after_pass);
                 prop_assert_eq!(&after_pass, &next, "{}", pair[1]);
-                prop_assert_eq!(after_pass.evaluate(&passed), evaluate(&passed), "{}", passed);
+                prop_assert_eq!(after_pass.evaluate(&NETWORK, &passed), evaluate(&passed), "{}", passed);
             }
             accumulator = next;
         }
@@ -116,18 +118,50 @@ fn the_network_file_round_trips_and_bad_files_are_refused() {
     assert_eq!(reread.to_bytes(), bytes);
 
     let error = |bytes: &[u8]| Network::from_bytes(bytes).err().unwrap();
-    assert!(error(b"not a network").contains("CATENANN"));
+    assert!(error(b"not a network").contains("CATENAN2"));
     assert!(error(&bytes[..bytes.len() - 1]).contains("bytes of weights"));
     for size_byte in [8, 12] {
         let mut other_size = bytes.clone();
         other_size[size_byte] ^= 1;
         assert!(error(&other_size).contains("this build has"));
     }
+    let mut other_inputs = bytes.clone();
+    other_inputs[16] ^= 1;
+    assert!(error(&other_inputs).contains("inputs, but this build reads"));
     // The output's dot product sums in i32 on the trainer's weight limit.
-    let first_output_weight = 16 + 2 * (INPUTS * HIDDEN + HIDDEN);
+    let first_output_weight = 20 + 2 * (INPUTS * HIDDEN + HIDDEN);
     let mut too_large = bytes.clone();
     too_large[first_output_weight..first_output_weight + 2].copy_from_slice(&300i16.to_le_bytes());
     assert!(error(&too_large).contains("output weight of 300"));
+}
+
+/// A file from before the SSCC inputs (`CATENANN`, no input count, the
+/// board's rows only) is read with those inputs' rows zero: the SSCC
+/// network before its first training is the chess network.
+#[test]
+fn a_board_only_file_reads_with_no_weight_on_the_sscc_inputs() {
+    let bytes = NETWORK.to_bytes();
+    let rows = |count: usize| 2 * count * HIDDEN;
+    let mut board_only = b"CATENANN".to_vec();
+    board_only.extend(&bytes[8..16]);
+    board_only.extend(&bytes[20..20 + rows(BOARD_INPUTS)]);
+    board_only.extend(&bytes[20 + rows(INPUTS)..]);
+    let network = Network::from_bytes(&board_only).unwrap();
+    let sscc_rows = &network.to_bytes()[20 + rows(BOARD_INPUTS)..20 + rows(INPUTS)];
+    assert!(sscc_rows.iter().all(|&byte| byte == 0));
+    let position =
+        Position::from_fen("rnbqkbnr/pppp1ppp/8/4p3/8/2PP4/PP2PPPP/RNBQKBNR b KQkq - 0 2").unwrap();
+    let accumulator = Accumulator::new(&network, &position);
+    let state = SsccState::new(&position, 2);
+    assert_eq!(state.pockets.len(), 2);
+    assert_eq!(
+        accumulator.evaluate_sscc(&network, &position, state),
+        accumulator.evaluate(&network, &position)
+    );
+    assert_eq!(
+        accumulator.evaluate(&network, &position),
+        Accumulator::new(&NETWORK, &position).evaluate(&NETWORK, &position)
+    );
 }
 
 #[test]

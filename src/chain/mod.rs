@@ -131,6 +131,22 @@ pub fn cuts_off_a_group(occupied: Bitboard, min_enclosed: u32) -> bool {
     flood_bits::may_enclose(occupied, min_enclosed)
 }
 
+/// The empty squares the men `occupied` cut off from the board's edge: the
+/// pockets a loop can surround (the flood fill of [`cuts_off_a_group`]).
+///
+/// ```
+/// use catena::board::Position;
+/// use catena::chain;
+/// // After 1.c3 e5 2.d3, c2 and d2.
+/// let position =
+///     Position::from_fen("rnbqkbnr/pppp1ppp/8/4p3/8/2PP4/PP2PPPP/RNBQKBNR b KQkq - 0 2").unwrap();
+/// let names: Vec<String> = chain::pockets(position.occupied()).into_iter().map(|square| square.to_string()).collect();
+/// assert_eq!(names, ["c2", "d2"]);
+/// ```
+pub fn pockets(occupied: Bitboard) -> Bitboard {
+    !occupied - flood_bits::escaping_squares(occupied)
+}
+
 /// The chain size of the move that put pieces on `landing`: the most empty
 /// squares inside any chain through them, 0 when it formed none.
 pub fn chain_size(occupied: Bitboard, landing: Bitboard, min_enclosed: u32) -> u32 {

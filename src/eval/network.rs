@@ -11,13 +11,30 @@
 //! rows: the search keeps one `Accumulator` per ply and derives each child's
 //! from its parent's. A switch of sides keeps the board, and so the
 //! accumulator: only which of its two halves is "ours" changes.
+//!
+//! SSCC positions are evaluated by a network of their own (`sscc.bin`),
+//! fitted to Catena's SSCC self-play, which sees the SSCC state as further
+//! inputs (`SsccState`): the empty squares the men already cut off from the
+//! edge (the pockets a chain can close around), and how many switches the
+//! side to move has made in a row. Those inputs change with the whole board,
+//! not square by square, so they are added to a copy of the accumulator when
+//! a position is evaluated. The chess network has no weight on them.
 
 use once_cell::sync::Lazy;
 
-use crate::board::{Color, Piece, Position, Square};
+use crate::board::{Bitboard, Color, Piece, Position, Square};
+use crate::chain;
 
-/// Inputs per view: 2 colours (own, theirs) × 6 kinds × 64 squares.
-pub const INPUTS: usize = 768;
+/// Board inputs per view: 2 colours (own, theirs) × 6 kinds × 64 squares.
+pub const BOARD_INPUTS: usize = 768;
+/// Bands of a run's length that the SSCC inputs tell apart (1, 2, 3, 4 or more switches).
+const RUN_BANDS: usize = 4;
+/// SSCC inputs per view: one saying the game is SSCC, the 64 squares as
+/// pockets, and the run's length, for the side to move's run seen as ours
+/// or as theirs.
+pub const SSCC_INPUTS: usize = 1 + 64 + 2 * RUN_BANDS;
+/// Inputs per view.
+pub const INPUTS: usize = BOARD_INPUTS + SSCC_INPUTS;
 /// Hidden units per view.
 pub const HIDDEN: usize = 256;
 /// Output weight sets, by the number of men on the board.
@@ -37,10 +54,15 @@ pub const WEIGHT_CLIP: f32 = 1.98;
 /// as the trainer rounds.
 const OUTPUT_WEIGHT_LIMIT: i16 = (WEIGHT_CLIP * QB as f32 + 0.5) as i16;
 
-const MAGIC: &[u8; 8] = b"CATENANN";
+/// The file's first bytes: with the number of inputs (`MAGIC`), or without,
+/// from before the SSCC inputs, the board's inputs alone (`BOARD_MAGIC`).
+const MAGIC: &[u8; 8] = b"CATENAN2";
+const BOARD_MAGIC: &[u8; 8] = b"CATENANN";
 
-/// The most inputs a position can have in one view: one per piece.
-pub const MAX_ACTIVE: usize = 32;
+/// The most inputs a position can have in one view: one per man, and the
+/// SSCC inputs (a flag, the pockets among the squares the men leave empty,
+/// and a run).
+pub const MAX_ACTIVE: usize = 32 + 1 + 32 + 1;
 
 /// The input of `color`'s `piece` on `square`, seen from `view`'s side: the
 /// board turned over for Black, so that both views share their weights.
@@ -74,7 +96,71 @@ pub fn output_bucket(men: usize) -> usize {
     (men.saturating_sub(2) / 4).min(OUTPUT_BUCKETS - 1)
 }
 
-/// Calls `visit` with every input of `position` in `view`.
+/// What an SSCC position adds to its board: the pockets and the run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SsccState {
+    /// Empty squares cut off from the board's edge by the men.
+    pub pockets: Bitboard,
+    /// Switches the side to move has made in a row (0: no run in progress).
+    pub switches: u32,
+}
+
+impl SsccState {
+    /// The state of `position`, its side to move having made `switches` switches in a row.
+    pub fn new(position: &Position, switches: u32) -> SsccState {
+        SsccState {
+            pockets: chain::pockets(position.occupied()),
+            switches,
+        }
+    }
+
+    /// Calls `visit` with every SSCC input in `view` of a position with `us` to move.
+    ///
+    /// ```
+    /// use catena::board::{Color, Position};
+    /// use catena::eval::network::{BOARD_INPUTS, SsccState};
+    /// // After 1.c3 e5 2.d3 the pawns and pieces cut off c2 and d2.
+    /// let position =
+    ///     Position::from_fen("rnbqkbnr/pppp1ppp/8/4p3/8/2PP4/PP2PPPP/RNBQKBNR b KQkq - 0 2").unwrap();
+    /// let state = SsccState::new(&position, 0);
+    /// let mut inputs = Vec::new();
+    /// state.for_each_feature(Color::White, Color::Black, |input| inputs.push(input - BOARD_INPUTS));
+    /// assert_eq!(inputs, [0, 1 + 10, 1 + 11]);
+    /// ```
+    pub fn for_each_feature(&self, view: Color, us: Color, mut visit: impl FnMut(usize)) {
+        visit(BOARD_INPUTS);
+        for square in self.pockets {
+            visit(BOARD_INPUTS + 1 + square.relative_to(view).index());
+        }
+        if self.switches > 0 {
+            let band = (self.switches as usize).min(RUN_BANDS) - 1;
+            let theirs = usize::from(view != us);
+            visit(BOARD_INPUTS + 1 + 64 + theirs * RUN_BANDS + band);
+        }
+    }
+}
+
+/// The input that `input` becomes when the board is turned left to right.
+///
+/// ```
+/// use catena::board::{Color, Piece, Square};
+/// use catena::eval::network::{feature, mirrored};
+/// let (a2, h2): (Square, Square) = ("a2".parse().unwrap(), "h2".parse().unwrap());
+/// let pawn = |square| feature(Color::White, Color::White, Piece::Pawn, square);
+/// assert_eq!(mirrored(pawn(a2)), pawn(h2));
+/// ```
+pub fn mirrored(input: usize) -> usize {
+    const POCKETS: usize = BOARD_INPUTS + 1;
+    const RUNS: usize = POCKETS + 64;
+    match input {
+        0..BOARD_INPUTS => input ^ 7,
+        BOARD_INPUTS => input,
+        POCKETS..RUNS => POCKETS + ((input - POCKETS) ^ 7),
+        _ => input,
+    }
+}
+
+/// Calls `visit` with every board input of `position` in `view`.
 pub fn for_each_feature(position: &Position, view: Color, mut visit: impl FnMut(usize)) {
     for color in Color::ALL {
         for piece in Piece::ALL {
@@ -93,9 +179,8 @@ pub struct Accumulator {
 }
 
 impl Accumulator {
-    /// Sums the rows of every piece of `position`.
-    pub fn new(position: &Position) -> Accumulator {
-        let network = &*NETWORK;
+    /// Sums `network`'s rows of every piece of `position`.
+    pub fn new(network: &Network, position: &Position) -> Accumulator {
         let mut accumulator = Accumulator {
             views: [network.hidden_biases; 2],
         };
@@ -114,8 +199,13 @@ impl Accumulator {
     /// away from `parent`, whose accumulator `self` is. The pieces that differ
     /// between the two boards say what changed, so castling, en passant and
     /// promotion need no cases of their own.
-    pub fn after(&self, parent: &Position, child: &Position, into: &mut Accumulator) {
-        let network = &*NETWORK;
+    pub fn after(
+        &self,
+        network: &Network,
+        parent: &Position,
+        child: &Position,
+        into: &mut Accumulator,
+    ) {
         into.views = self.views;
         for color in Color::ALL {
             for piece in Piece::ALL {
@@ -137,15 +227,33 @@ impl Accumulator {
         }
     }
 
-    /// The evaluation in centipawns of `position`, whose accumulator this
-    /// is, from its side to move's view.
-    pub fn evaluate(&self, position: &Position) -> i32 {
-        self.evaluate_for(position.side_to_move(), position.occupied().len() as usize)
+    /// The evaluation in centipawns by `network` of `position`, whose
+    /// accumulator this is, from its side to move's view.
+    pub fn evaluate(&self, network: &Network, position: &Position) -> i32 {
+        self.evaluate_for(
+            network,
+            position.side_to_move(),
+            position.occupied().len() as usize,
+        )
+    }
+
+    /// The evaluation of `position` in SSCC, in `state`: the board's
+    /// accumulator with the SSCC inputs added.
+    pub fn evaluate_sscc(&self, network: &Network, position: &Position, state: SsccState) -> i32 {
+        let us = position.side_to_move();
+        let mut with_state = self.clone();
+        for view in Color::ALL {
+            let values = &mut with_state.views[view.index()];
+            state.for_each_feature(view, us, |input| {
+                add_row(values, &network.hidden_weights[input]);
+            });
+        }
+        with_state.evaluate(network, position)
     }
 
     /// The evaluation from `us`'s view of a board with `men` men.
-    fn evaluate_for(&self, us: Color, men: usize) -> i32 {
-        NETWORK.output(
+    fn evaluate_for(&self, network: &Network, us: Color, men: usize) -> i32 {
+        network.output(
             &self.views[us.index()],
             &self.views[(!us).index()],
             output_bucket(men),
@@ -187,16 +295,22 @@ pub struct Network {
     output_biases: [i32; OUTPUT_BUCKETS],
 }
 
-/// The network the engine plays with, fitted by `catena train`.
+/// The network the engine plays chess with, fitted by `catena train` to chess positions.
 pub static NETWORK: Lazy<Network> = Lazy::new(|| {
     Network::from_bytes(include_bytes!("network.bin"))
         .unwrap_or_else(|error| panic!("src/eval/network.bin: {error}"))
 });
 
+/// The network the engine plays SSCC with, fitted to SSCC self-play.
+pub static SSCC_NETWORK: Lazy<Network> = Lazy::new(|| {
+    Network::from_bytes(include_bytes!("sscc.bin"))
+        .unwrap_or_else(|error| panic!("src/eval/sscc.bin: {error}"))
+});
+
 impl Network {
-    /// The evaluation in centipawns of a position given by its inputs from
-    /// the side to move's view and from the other side's.
-    pub fn evaluate_inputs(&self, ours: &[u16], theirs: &[u16]) -> i32 {
+    /// The evaluation in centipawns of a position with `men` men given by
+    /// its inputs from the side to move's view and from the other side's.
+    pub fn evaluate_inputs(&self, ours: &[u16], theirs: &[u16], men: usize) -> i32 {
         let layer = |inputs: &[u16]| {
             let mut values = self.hidden_biases;
             for &input in inputs {
@@ -204,7 +318,7 @@ impl Network {
             }
             values
         };
-        self.output(&layer(ours), &layer(theirs), output_bucket(ours.len()))
+        self.output(&layer(ours), &layer(theirs), output_bucket(men))
     }
 
     fn output(&self, ours: &[i16; HIDDEN], theirs: &[i16; HIDDEN], bucket: usize) -> i32 {
@@ -216,7 +330,8 @@ impl Network {
     }
 
     /// Builds a network from weights already scaled to the fixed point:
-    /// `hidden_weights` (`INPUTS` rows of `HIDDEN`), `hidden_biases`,
+    /// `hidden_weights` (`INPUTS` rows of `HIDDEN`, or fewer: the rest are
+    /// zero), `hidden_biases`,
     /// `output_weights` (`OUTPUT_BUCKETS × 2 × HIDDEN`), `output_biases`.
     pub fn from_quantized(
         hidden_weights: &[i16],
@@ -288,13 +403,16 @@ impl Network {
             .collect()
     }
 
-    /// The file format: `CATENANN`, the hidden size and the number of output
-    /// buckets as little-endian u32, then the weights as little-endian i16 in
-    /// the order of `from_quantized`, and the output biases as i32.
+    /// The file format: `CATENAN2`, the hidden size, the number of output
+    /// buckets and the number of inputs as little-endian u32, then the
+    /// weights as little-endian i16 in the order of `from_quantized`, and the
+    /// output biases as i32. Files that begin `CATENANN` have no input count
+    /// and the board's inputs only; the SSCC inputs' rows are then zero.
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut bytes = MAGIC.to_vec();
         bytes.extend((HIDDEN as u32).to_le_bytes());
         bytes.extend((OUTPUT_BUCKETS as u32).to_le_bytes());
+        bytes.extend((INPUTS as u32).to_le_bytes());
         let values = self
             .hidden_weights
             .iter()
@@ -311,12 +429,28 @@ impl Network {
     }
 
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, String> {
-        let body = bytes
-            .strip_prefix(MAGIC)
-            .ok_or("not a Catena network (no CATENANN header)")?;
-        let (sizes, body) = body.split_at_checked(8).ok_or("no layer sizes")?;
+        let (body, sizes_length) = if let Some(body) = bytes.strip_prefix(MAGIC) {
+            (body, 12)
+        } else if let Some(body) = bytes.strip_prefix(BOARD_MAGIC) {
+            (body, 8)
+        } else {
+            return Err("not a Catena network (no CATENAN2 or CATENANN header)".into());
+        };
+        let (sizes, body) = body
+            .split_at_checked(sizes_length)
+            .ok_or("no layer sizes")?;
         let size =
             |at: usize| u32::from_le_bytes(sizes[at..at + 4].try_into().expect("four bytes"));
+        let inputs = if sizes_length == 12 {
+            size(8) as usize
+        } else {
+            BOARD_INPUTS
+        };
+        if inputs != INPUTS && inputs != BOARD_INPUTS {
+            return Err(format!(
+                "{inputs} inputs, but this build reads {INPUTS} or {BOARD_INPUTS}"
+            ));
+        }
         if (size(0) as usize, size(4) as usize) != (HIDDEN, OUTPUT_BUCKETS) {
             return Err(format!(
                 "{} hidden units and {} output buckets, but this build has {HIDDEN} and {OUTPUT_BUCKETS}",
@@ -324,7 +458,7 @@ impl Network {
                 size(4)
             ));
         }
-        let weights = INPUTS * HIDDEN + HIDDEN + OUTPUT_BUCKETS * 2 * HIDDEN;
+        let weights = inputs * HIDDEN + HIDDEN + OUTPUT_BUCKETS * 2 * HIDDEN;
         let expected = 2 * weights + 4 * OUTPUT_BUCKETS;
         if body.len() != expected {
             return Err(format!(
@@ -341,7 +475,7 @@ impl Network {
             .chunks_exact(4)
             .map(|word| i32::from_le_bytes(word.try_into().expect("four bytes")))
             .collect();
-        let (hidden_weights, rest) = values.split_at(INPUTS * HIDDEN);
+        let (hidden_weights, rest) = values.split_at(inputs * HIDDEN);
         let (hidden_biases, output_weights) = rest.split_at(HIDDEN);
         if let Some(weight) = output_weights
             .iter()
@@ -389,22 +523,25 @@ fn squared_clipped_dot(values: &[i16; HIDDEN], weights: &[i16; HIDDEN]) -> i64 {
 
 /// The evaluation of `position` from the side to move's view, from scratch.
 pub fn evaluate(position: &Position) -> i32 {
-    Accumulator::new(position).evaluate(position)
+    Accumulator::new(&NETWORK, position).evaluate(&NETWORK, position)
 }
 
 /// What each man other than the kings is worth to the network: the
 /// evaluation from White's view less that without him, as the `eval`
 /// command shows it.
 pub fn piece_values(position: &Position) -> Vec<(Square, i32)> {
-    let accumulator = Accumulator::new(position);
+    let accumulator = Accumulator::new(&NETWORK, position);
     let men = position.occupied().len() as usize;
-    let whole = accumulator.evaluate_for(Color::White, men);
+    let whole = accumulator.evaluate_for(&NETWORK, Color::White, men);
     let mut values = Vec::new();
     for color in Color::ALL {
         for piece in Piece::ALL.into_iter().filter(|&piece| piece != Piece::King) {
             for square in position.colored_pieces(color, piece) {
                 let less = accumulator.without(color, piece, square);
-                values.push((square, whole - less.evaluate_for(Color::White, men - 1)));
+                values.push((
+                    square,
+                    whole - less.evaluate_for(&NETWORK, Color::White, men - 1),
+                ));
             }
         }
     }

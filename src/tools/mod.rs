@@ -2,6 +2,7 @@
 
 pub mod bench;
 pub mod chain;
+pub mod datagen;
 pub mod epd;
 pub mod perft;
 pub mod progress;

@@ -3,7 +3,11 @@
 //!
 //! Training data: lines `<fen> | <result> | <score>`, the result 1, 0.5 or 0
 //! from White's side and a stronger engine's score in centipawns, also from
-//! White's side (`tests/data/make_training_set.py` writes them). The target of
+//! White's side (`tests/data/make_training_set.py` writes them). SSCC
+//! positions (`catena datagen` writes them) have a fourth field, `<switches>
+//! <spent>`, the run of the side to move, and are seen with the SSCC inputs
+//! (`network::SsccState`); their result is that of the player controlling
+//! White at that moment. The target of
 //! each position, from the side to move's view, is a blend of the score's
 //! expectation, logistic(score / 400), and the result (`--result-weight`); the
 //! network's output, taken as the same logistic, is fitted to it by the mean
@@ -29,12 +33,13 @@ use rayon::prelude::*;
 
 use crate::board::{CastlingRights, Color, Position};
 use crate::eval::network::{
-    self, HIDDEN, INPUTS, MAX_ACTIVE, Network, OUTPUT_BUCKETS, SCALE, WEIGHT_CLIP, output_bucket,
+    self, HIDDEN, INPUTS, MAX_ACTIVE, Network, OUTPUT_BUCKETS, SCALE, SsccState, WEIGHT_CLIP,
+    output_bucket,
 };
 
 #[derive(clap::Args, Debug)]
 pub struct TrainArgs {
-    /// Training files: `<fen> | <result> | <score>` a line.
+    /// Training files: `<fen> | <result> | <score>` a line, and `| <switches> <spent>` for SSCC.
     #[arg(required = true)]
     data: Vec<PathBuf>,
     /// Passes over the training positions.
@@ -78,6 +83,8 @@ pub struct TrainArgs {
 /// view and from the other side's, and its target from the side to move's.
 struct Sample {
     views: [ArrayVec<u16, MAX_ACTIVE>; 2],
+    /// Men on the board, which choose the output bucket.
+    men: u8,
     target: f32,
 }
 
@@ -85,8 +92,14 @@ struct Sample {
 /// the position has no castling rights.
 fn parse_line(line: &str, result_weight: f32, mirror: bool) -> Result<Vec<Sample>, String> {
     let fields: Vec<&str> = line.split('|').map(str::trim).collect();
-    let [fen, result, score] = fields[..] else {
-        return Err("expected `<fen> | <result> | <score>`".into());
+    let (fen, result, score, run) = match fields[..] {
+        [fen, result, score] => (fen, result, score, None),
+        [fen, result, score, run] => (fen, result, score, Some(run)),
+        _ => {
+            return Err(
+                "expected `<fen> | <result> | <score>` and perhaps `| <switches> <spent>`".into(),
+            );
+        }
     };
     let position = Position::from_fen(fen).map_err(|error| format!("{error}"))?;
     let result: f32 = result
@@ -99,24 +112,42 @@ fn parse_line(line: &str, result_weight: f32, mirror: bool) -> Result<Vec<Sample
         Color::Black => (1.0 - result, -score),
     };
     let target = result_weight * result + (1.0 - result_weight) * sigmoid(score / SCALE as f32);
+    let sscc = match run {
+        Some(run) => {
+            let switches = run
+                .split_whitespace()
+                .next()
+                .and_then(|switches| switches.parse().ok())
+                .ok_or_else(|| format!("bad run {run:?}"))?;
+            Some(SsccState::new(&position, switches))
+        }
+        None => None,
+    };
     let mut views = [ArrayVec::new(), ArrayVec::new()];
     for (inputs, view) in views.iter_mut().zip([us, !us]) {
         network::for_each_feature(&position, view, |input| {
             inputs.push(input as u16);
         });
+        if let Some(state) = sscc {
+            state.for_each_feature(view, us, |input| inputs.push(input as u16));
+        }
     }
+    let men = position.occupied().len() as u8;
     let mut samples = Vec::with_capacity(2);
     if mirror && position.castling_rights() == CastlingRights::NONE {
-        // Inputs number the squares a1 = 0 … h8 = 63 within blocks of 64.
-        let turned = views
-            .clone()
-            .map(|inputs| inputs.into_iter().map(|input| input ^ 7).collect());
+        let turned = views.clone().map(|inputs| {
+            inputs
+                .into_iter()
+                .map(|input| network::mirrored(input.into()) as u16)
+                .collect()
+        });
         samples.push(Sample {
             views: turned,
+            men,
             target,
         });
     }
-    samples.push(Sample { views, target });
+    samples.push(Sample { views, men, target });
     Ok(samples)
 }
 
@@ -133,7 +164,7 @@ const PARAMETERS: usize = OUTPUT_BIASES + OUTPUT_BUCKETS;
 
 /// Where the output weights of `sample`'s bucket start, and its output bias.
 fn output_parameters(sample: &Sample) -> (usize, usize) {
-    let bucket = output_bucket(sample.views[0].len());
+    let bucket = output_bucket(sample.men.into());
     (OUTPUT_WEIGHTS + bucket * 2 * HIDDEN, OUTPUT_BIASES + bucket)
 }
 
@@ -420,7 +451,7 @@ pub fn run(args: &TrainArgs) -> Result<bool, String> {
     let network = Network::from_float(&parameters);
     let rounding = ordered_sum(&held_out, |sample| {
         let exact = output(&parameters, sample, &hidden_layers(&parameters, sample)) * SCALE as f32;
-        let engine = network.evaluate_inputs(&sample.views[0], &sample.views[1]);
+        let engine = network.evaluate_inputs(&sample.views[0], &sample.views[1], sample.men.into());
         f64::from((exact - engine as f32).abs())
     });
     eprintln!(
