@@ -12,7 +12,9 @@ use catena::board::Position;
 use catena::game::{Rules, SwitchRule, SwitchRun};
 use catena::movepick::{Action, is_tactical};
 use catena::rng::SplitMix64;
-use catena::search::{self, Control, Info, Limits, MATE, Root, SearchResult, Variant};
+use catena::search::{
+    self, Control, INFINITE, Info, Limits, MATE, MATE_BOUND, Report, Root, SearchResult, Variant,
+};
 use catena::transposition::TranspositionTable;
 use common::minimax::{Switches, forced_win, shortest_win};
 use rayon::prelude::*;
@@ -37,21 +39,37 @@ fn search_in(
         history,
         variant,
     };
+    search_lines(tt, &root, depth, 1).0
+}
+
+/// A search of `root` to `depth` with `multipv` lines, and the lines it reported.
+fn search_lines(
+    tt: &Arc<TranspositionTable>,
+    root: &Root,
+    depth: i32,
+    multipv: usize,
+) -> (SearchResult, Vec<Report>) {
     let limits = Limits {
         depth: Some(depth),
-        multipv: 1,
+        multipv,
         threads: 1,
         ..Limits::default()
     };
-    search::search(
-        &root,
+    let mut lines = Vec::new();
+    let result = search::search(
+        root,
         &limits,
         tt,
         &mut Vec::new(),
         &Control::default(),
         Instant::now(),
-        &mut |_| {},
-    )
+        &mut |info| {
+            if let Info::Line(report) = info {
+                lines.push(report.clone());
+            }
+        },
+    );
+    (result, lines)
 }
 
 fn fresh_table() -> Arc<TranspositionTable> {
@@ -500,13 +518,27 @@ fn the_search_sees_repetitions() {
     }
 }
 
-/// Pairs (position before, chain-closing move) from seeded random games, at
-/// move 1 so that under rule `moves` a run's limit is 1, where the switch
-/// leads to a board that is not in check, has no capture or promotion to
-/// make, evaluates below the level at which the search stays without
-/// looking, and has a chain of its own whose switch would evaluate better:
-/// a horizon node whose only honest value is its static evaluation.
-fn horizon_switches(rules: &Rules, wanted: usize) -> Vec<(Position, Action)> {
+/// The SSCC evaluation as the search bounds it.
+fn sscc_eval(position: &Position, switches: u32) -> i32 {
+    catena::eval::network::evaluate_sscc(position, switches).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+}
+
+/// A switch into a horizon node: from `position`, at move `run_limit` so
+/// that under rule `moves` a run may hold that many switches, `action`
+/// closes a chain and switches into a board that is not in check and has no
+/// capture or promotion to make, so that its value at depth 0 is its stand
+/// pat. The board evaluates below the level at which the search stays
+/// without looking (`own`), and a chain of its own would evaluate better
+/// after a further switch (`best_switch`).
+struct HorizonSwitch {
+    position: Position,
+    action: Action,
+    own: i32,
+    best_switch: i32,
+}
+
+/// `wanted` horizon switches from seeded random games.
+fn horizon_switches(rules: &Rules, run_limit: u32, wanted: usize) -> Vec<HorizonSwitch> {
     let mut rng = SplitMix64::new(27);
     let mut found = Vec::new();
     while found.len() < wanted {
@@ -518,24 +550,31 @@ fn horizon_switches(rules: &Rules, wanted: usize) -> Vec<(Position, Action)> {
             }
             let fen = position.to_fen();
             let (board, _) = fen.rsplit_once(' ').unwrap();
-            let at_move_one = Position::from_fen(&format!("{board} 1")).unwrap();
+            let at_limit = Position::from_fen(&format!("{board} {run_limit}")).unwrap();
             for &mv in moves.iter() {
-                if !catena::game::forms_chain(&at_move_one, mv, rules) {
+                if !catena::game::forms_chain(&at_limit, mv, rules) {
                     continue;
                 }
-                let child = at_move_one.after(mv);
-                let own = catena::eval::evaluate(&child);
+                let child = at_limit.after(mv);
+                let own = sscc_eval(&child, 1);
                 let replies = child.legal_moves();
-                let better_switch = replies.iter().any(|&reply| {
-                    catena::game::forms_chain(&child, reply, rules)
-                        && catena::eval::evaluate(&child.after(reply)) > own
-                });
+                let best_switch = replies
+                    .iter()
+                    .filter(|&&reply| catena::game::forms_chain(&child, reply, rules))
+                    .map(|&reply| sscc_eval(&child.after(reply), 2))
+                    .max()
+                    .unwrap_or(-INFINITE);
                 if !child.in_check()
                     && own < 100
+                    && best_switch > own
                     && replies.iter().all(|&reply| !is_tactical(&child, reply))
-                    && better_switch
                 {
-                    found.push((at_move_one.clone(), Action { mv, switch: true }));
+                    found.push(HorizonSwitch {
+                        position: at_limit.clone(),
+                        action: Action { mv, switch: true },
+                        own,
+                        best_switch,
+                    });
                     break;
                 }
             }
@@ -545,54 +584,59 @@ fn horizon_switches(rules: &Rules, wanted: usize) -> Vec<(Position, Action)> {
     found
 }
 
+/// The value the search reports, at depth 1 with every root action's line,
+/// for the switch of `case`.
+fn switch_value(case: &HorizonSwitch, rules: Rules) -> i32 {
+    let root = Root {
+        position: case.position.clone(),
+        run: SwitchRun::default(),
+        history: Vec::new(),
+        variant: Variant::Sscc(rules),
+    };
+    let (_, lines) = search_lines(&fresh_table(), &root, 1, 500);
+    let line = lines
+        .iter()
+        .find(|line| line.pv.first() == Some(&case.action))
+        .unwrap_or_else(|| panic!("{}: no line for {:?}", case.position.to_fen(), case.action));
+    line.score
+}
+
 /// A run at its limit ends at the horizon: a node whose player may not
 /// switch again stands pat on its static evaluation and gets no credit for
-/// the chains it could close. Searched to depth 1 with every root action's
-/// line reported, the switch of each pair from `horizon_switches` must be
-/// valued at the evaluation of the board it leads to, not at that of a
-/// second switch the run's limit forbids.
+/// the chains it could close. At move 1 under rule `moves` (a run's limit
+/// is 1), each switch of `horizon_switches` must be valued at the
+/// evaluation of the board it leads to, not at that of a second switch.
 #[test]
 fn a_run_at_its_limit_stands_pat_on_its_evaluation() {
     let rules = rules("moves");
-    let cases = horizon_switches(&rules, 12);
-    for (position, action) in cases {
-        let root = Root {
-            position: position.clone(),
-            run: SwitchRun::default(),
-            history: Vec::new(),
-            variant: Variant::Sscc(rules),
-        };
-        let limits = Limits {
-            depth: Some(1),
-            multipv: 500,
-            threads: 1,
-            ..Limits::default()
-        };
-        let mut lines = Vec::new();
-        search::search(
-            &root,
-            &limits,
-            &fresh_table(),
-            &mut Vec::new(),
-            &Control::default(),
-            Instant::now(),
-            &mut |info| {
-                if let Info::Line(report) = info {
-                    lines.push(report.clone());
-                }
-            },
-        );
-        let line = lines
-            .iter()
-            .find(|line| line.pv.first() == Some(&action))
-            .unwrap_or_else(|| panic!("{}: no line for {action:?}", position.to_fen()));
-        let board = position.after(action.mv);
+    for case in horizon_switches(&rules, 1, 12) {
+        let value = switch_value(&case, rules);
         assert_eq!(
-            line.score,
-            catena::eval::evaluate(&board),
-            "{} {}: {line:?}",
-            position.to_fen(),
-            action.mv
+            value,
+            case.own,
+            "{} {:?}",
+            case.position.to_fen(),
+            case.action
+        );
+    }
+}
+
+/// A run with a switch left stands pat on the best of staying and
+/// switching again: at move 2 under rule `moves` (a run's limit is 2), each
+/// switch of `horizon_switches` leads to a board whose player may switch
+/// once more, and must be valued at the evaluation after its best further
+/// switch, which beats staying there.
+#[test]
+fn a_run_with_a_switch_left_stands_pat_on_its_best_switch() {
+    let rules = rules("moves");
+    for case in horizon_switches(&rules, 2, 12) {
+        let value = switch_value(&case, rules);
+        assert_eq!(
+            value,
+            case.best_switch,
+            "{} {:?}",
+            case.position.to_fen(),
+            case.action
         );
     }
 }

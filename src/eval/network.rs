@@ -526,6 +526,14 @@ pub fn evaluate(position: &Position) -> i32 {
     Accumulator::new(&NETWORK, position).evaluate(&NETWORK, position)
 }
 
+/// The evaluation by the SSCC network of `position`, its side to move
+/// having made `switches` switches in a row, from scratch: what the search
+/// sees in SSCC before its bounds.
+pub fn evaluate_sscc(position: &Position, switches: u32) -> i32 {
+    let state = SsccState::new(position, switches);
+    Accumulator::new(&SSCC_NETWORK, position).evaluate_sscc(&SSCC_NETWORK, position, state)
+}
+
 /// What each man other than the kings is worth to the network: the
 /// evaluation from White's view less that without him, as the `eval`
 /// command shows it.
