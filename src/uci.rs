@@ -278,7 +278,7 @@ impl Uci {
             "uci" | "debug" | "isready" | "setoption" | "register" | "ucinewgame" | "stop"
             | "ponderhit" | "quit" => return self.message(vampirc_uci::parse_one(line), line),
             "d" => self.display(),
-            "eval" => send(&eval::describe(self.engine.game().position())),
+            "eval" => self.describe_evaluation(),
             "bench" => match tokens.get(1).map(|token| token.parse::<i32>()) {
                 None => self.engine.bench(bench::DEFAULT_DEPTH),
                 Some(Ok(depth)) if (1..=search::MAX_DEPTH).contains(&depth) => {
@@ -434,6 +434,24 @@ impl Uci {
             }
         }
         go
+    }
+
+    /// `eval`: each man's worth to the chess network, and in SSCC the SSCC
+    /// network's evaluation, which the search uses there, in the run in progress.
+    fn describe_evaluation(&self) {
+        let game = self.engine.game();
+        let position = game.position();
+        let mut text = eval::describe(position);
+        if self.engine.rules().is_some() {
+            let switches = game.run().switches();
+            let score = eval::network::evaluate_sscc(position, switches);
+            text.push_str(&format!(
+                "\nSSCC network evaluation {:+.2} (side to move; switches in a row: {switches}; empty squares cut off: {}), the one the search uses in SSCC",
+                f64::from(score) / 100.0,
+                eval::network::SsccState::new(position, switches).pockets.len()
+            ));
+        }
+        send(&text);
     }
 
     fn display(&self) {

@@ -445,6 +445,32 @@ fn display_and_perft_follow_the_switch_run() {
     engine.quit();
 }
 
+/// `eval` gives the chess network's view, and in SSCC also the SSCC
+/// network's, which reads the run in progress and the pockets.
+#[test]
+fn eval_shows_the_sscc_network_in_sscc() {
+    let mut engine = Engine::start();
+    engine.send("position startpos moves c2c3 e7e5 d2d3 switch");
+    engine.send("eval");
+    let chess = engine.until("Network evaluation");
+    assert!(
+        chess.last().unwrap().contains("(side to move)"),
+        "{chess:#?}"
+    );
+    engine.send("setoption name UCI_Variant value sscc");
+    engine.send("position startpos moves c2c3 e7e5 d2d3 switch");
+    engine.send("eval");
+    let lines = engine.until("SSCC network evaluation");
+    assert!(
+        lines
+            .last()
+            .unwrap()
+            .contains("switches in a row: 1; empty squares cut off: 2"),
+        "{lines:#?}"
+    );
+    engine.quit();
+}
+
 #[test]
 fn sscc_switches_into_a_mate() {
     // White to move: d2d3 closes b2-c3-d3-e2-d1-c1 around c2 and d2, and after
