@@ -445,10 +445,11 @@ impl Uci {
         if self.engine.rules().is_some() {
             let switches = game.run().switches();
             let score = eval::network::evaluate_sscc(position, switches);
+            let pockets = crate::chain::pockets(position.occupied()).len();
             text.push_str(&format!(
                 "\nSSCC network evaluation {:+.2} (side to move; switches in a row: {switches}; empty squares cut off: {}), the one the search uses in SSCC",
                 f64::from(score) / 100.0,
-                eval::network::SsccState::new(position, switches).pockets.len()
+                pockets
             ));
         }
         send(&text);

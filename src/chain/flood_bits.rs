@@ -16,7 +16,7 @@ use crate::board::Bitboard;
 
 /// Squares outside `walls` joined to the edge (squares the pieces `walls`
 /// can never have inside a loop).
-pub(crate) fn escaping_squares(walls: Bitboard) -> Bitboard {
+pub(super) fn escaping_squares(walls: Bitboard) -> Bitboard {
     spread(!walls & Bitboard::EDGES, walls)
 }
 
