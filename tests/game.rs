@@ -163,10 +163,9 @@ fn checkmate_ends_the_game_and_the_result_goes_to_whoever_holds_the_colour() {
     assert_eq!(outcome.result(), "0-1");
     assert_eq!(state.score_of(Player::StartedBlack), Some(1.0));
     let mv = Position::startpos().parse_move("e2e4").unwrap();
-    assert_eq!(
-        state.apply(mv, false),
-        Err(GameError::GameOver(Termination::Checkmate))
-    );
+    let error = state.apply(mv, false).unwrap_err();
+    assert_eq!(error, GameError::GameOver(Termination::Checkmate));
+    assert_eq!(error.to_string(), "the game is over (checkmate)");
 
     // The same mate after Black's 2...d6 closed c7-d6-e6-f7-e8-d8 and its player
     // switched: the player who started White now holds Black and wins.
@@ -207,6 +206,22 @@ fn draws_by_stalemate_repetition_fifty_moves_and_dead_positions() {
         mate_at_fifty.outcome().unwrap().termination,
         Termination::Checkmate
     );
+
+    // Each ending is named when a move comes after it (any move: the end is
+    // told before legality, and a stalemate has no legal move).
+    let any = Position::startpos().parse_move("e2e4").unwrap();
+    for (mut ended, name) in [
+        (stalemate, "stalemate"),
+        (repeated, "threefold repetition"),
+        (fifty, "50-move rule"),
+        (
+            game("4k3/8/8/8/8/8/8/4K3 w - - 0 1", SwitchRule::Chain),
+            "dead position",
+        ),
+    ] {
+        let error = ended.apply(any, false).unwrap_err();
+        assert_eq!(error.to_string(), format!("the game is over ({name})"));
+    }
 
     for (fen, dead) in [
         ("4k3/8/8/8/8/8/8/4K3 w - - 0 1", true),
