@@ -590,6 +590,19 @@ mod tests {
     }
 
     #[test]
+    fn results_score_by_colour_and_not_before_the_end() {
+        for (result, white, black) in [
+            (GameResult::WhiteWins, Some(1.0), Some(0.0)),
+            (GameResult::BlackWins, Some(0.0), Some(1.0)),
+            (GameResult::Draw, Some(0.5), Some(0.5)),
+            (GameResult::Unfinished, None, None),
+        ] {
+            assert_eq!(result.score_of(Color::White), white, "{result}");
+            assert_eq!(result.score_of(Color::Black), black, "{result}");
+        }
+    }
+
+    #[test]
     fn a_set_up_position_gets_fen_tags_and_black_move_numbers() {
         let fen = "4k3/8/8/8/8/8/4P3/4K3 b - - 3 40";
         let mut game = GameState::from_fen(fen, Rules::default()).unwrap();
