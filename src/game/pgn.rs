@@ -590,6 +590,19 @@ mod tests {
     }
 
     #[test]
+    fn lines_fill_to_the_width_and_a_long_token_stands_alone() {
+        let words =
+            |lengths: &[usize]| -> Vec<String> { lengths.iter().map(|&n| "x".repeat(n)).collect() };
+        // 39 + 1 + 39 fills the line exactly; one more character breaks it.
+        assert_eq!(wrap(&words(&[39, 39])).lines().count(), 1);
+        assert_eq!(wrap(&words(&[39, 40])).lines().count(), 2);
+        // A token longer than the line (a long comment) is not preceded by a
+        // line break of its own.
+        let long = wrap(&words(&[100, 1]));
+        assert_eq!(long, format!("{}\nx", "x".repeat(100)));
+    }
+
+    #[test]
     fn results_score_by_colour_and_not_before_the_end() {
         for (result, white, black) in [
             (GameResult::WhiteWins, Some(1.0), Some(0.0)),
