@@ -694,5 +694,19 @@ mod tests {
             assert!(error.to_string().contains(expected), "{text}: {error}");
         }
         assert!(read("").is_err());
+        // An error names its game by its place in the text, from 1.
+        assert_eq!(read_all("1. Ke3 *").unwrap_err().game, 1);
+        let second = read_all("1. e4 *\n\n1. Ke3 *").unwrap_err();
+        assert!(second.to_string().starts_with("PGN game 2: "), "{second}");
+    }
+
+    #[test]
+    fn a_record_is_sscc_by_its_tag_or_its_switches() {
+        let switched = read("1. c3 e5 2. d3 {switch} *").unwrap();
+        assert!(switched.sscc);
+        // A switch after the last move is no closing comment.
+        assert_eq!(switched.comment, None);
+        assert!(read("[SSCC \"SwitchRule=chain\"]\n\n1. e4 *").unwrap().sscc);
+        assert!(!read("1. e4 *").unwrap().sscc);
     }
 }
