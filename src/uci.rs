@@ -443,13 +443,14 @@ impl Uci {
         let position = game.position();
         let mut text = eval::describe(position);
         if self.engine.rules().is_some() {
-            let switches = game.run().switches();
-            let score = eval::network::evaluate_sscc(position, switches);
-            let pockets = crate::chain::pockets(position.occupied()).len();
+            // The SSCC inputs as the network reads them.
+            let state = eval::network::SsccState::new(position, game.run().switches());
+            let score = eval::network::evaluate_sscc(position, state.switches);
             text.push_str(&format!(
-                "\nSSCC network evaluation {:+.2} (side to move; switches in a row: {switches}; empty squares cut off: {}), the one the search uses in SSCC",
+                "\nSSCC network evaluation {:+.2} (side to move; switches in a row: {}; empty squares cut off: {}), the one the search uses in SSCC",
                 f64::from(score) / 100.0,
-                pockets
+                state.switches,
+                state.pockets.len()
             ));
         }
         send(&text);
