@@ -688,6 +688,9 @@ mod tests {
             ("[FEN \"8/8/8 w - - 0 1\"]\n1. e4 *", "FEN tag"),
             ("[SSCC \"SwitchRule=sometimes\"]\n*", "switch rule"),
             ("1. e4 (1. d4 *", "variation"),
+            ("1. e4 ) e5 *", "')' without '('"),
+            // Only a move number may end in dots: a bare ellipsis is no move.
+            ("1. e4 ... e5 *", "..."),
         ];
         for (text, expected) in cases {
             let error = read(text).unwrap_err();
