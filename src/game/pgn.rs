@@ -685,6 +685,8 @@ mod tests {
             ("1. e4 {switch} e5 *", "formed no chain"),
             ("1. e4 {unclosed", "not closed"),
             ("[Event \"x]\n1. e4 *", "not closed"),
+            // A tag's value ends on its line, even if a quote comes later.
+            ("[Event \"x]\n[Site \"y\"]\n*", "Event: the value is not"),
             ("[FEN \"8/8/8 w - - 0 1\"]\n1. e4 *", "FEN tag"),
             ("[SSCC \"SwitchRule=sometimes\"]\n*", "switch rule"),
             ("1. e4 (1. d4 *", "variation"),
