@@ -527,7 +527,8 @@ impl<'a> Tokens<'a> {
                 _ => return Err(format!("tag {name}: the value is not closed")),
             }
         };
-        self.take(end + 1);
+        // The closing quote is skipped with the rest up to the `]`.
+        self.take(end);
         self.take_until(']', &format!("tag {name}"))?;
         Ok(Token::Tag(name, value))
     }
@@ -667,6 +668,10 @@ mod tests {
         assert!(!games[0].sscc);
         assert_eq!(games[1].game.uci_moves(), "d2d4 d7d5");
         assert_eq!(games[1].tag("Event"), Some("second"));
+        // Values may be empty, or hold brackets and escaped quotes.
+        let tags = read("[Site \"\"]\n[Event \"a]b \\\"c\\\"\" ]\n*").unwrap();
+        assert_eq!(tags.tag("Site"), Some(""));
+        assert_eq!(tags.tag("Event"), Some("a]b \"c\""));
     }
 
     #[test]
