@@ -433,6 +433,15 @@ fn catena_configurations_play_sscc_with_switches_that_replay_correctly() {
             assert!(game.plies >= 120, "{game:?}");
         }
     }
+    // The pairs line under the table counts the pairs of the records.
+    let text = stdout(&output);
+    let pairs = block_line(&text, "10 pairs, Ptnml(0-2) [");
+    let listed = pairs.trim_start_matches("10 pairs, Ptnml(0-2) ");
+    assert_eq!(
+        numbers_of(listed)[..5],
+        pentanomial_of(&games, "Catena-d1"),
+        "{pairs}"
+    );
     // Each opening is played once from either side.
     let mut by_round: Vec<_> = games.iter().collect();
     by_round.sort_by_key(|game| game.tag("Round").parse::<u32>().unwrap());
@@ -881,7 +890,7 @@ fn the_board_ends_a_game_before_the_move_limit_does() {
     }
 }
 
-/// The fastchess results block's line starting with `prefix`.
+/// The last line of the output starting with `prefix`.
 fn block_line<'a>(text: &'a str, prefix: &str) -> &'a str {
     text.lines()
         .rev()

@@ -52,7 +52,7 @@ pub fn results_block(
         pentanomial_line(pairs),
     ];
     if let Some(sprt) = sprt {
-        lines.push(llr_line(sprt, tally));
+        lines.push(llr_line(sprt, pairs));
     }
     lines.push(RULE.to_string());
     lines.join("\n")
@@ -173,8 +173,8 @@ fn pentanomial_line(pairs: &Pentanomial) -> String {
 
 /// `LLR: 1.23 (41.9%) (-2.94, 2.94) [0.00, 5.00]`: the ratio, its share of
 /// the bound it leans to, the bounds and the hypotheses.
-fn llr_line(sprt: &Sprt, tally: &Tally) -> String {
-    let llr = sprt.llr(tally);
+fn llr_line(sprt: &Sprt, pairs: &Pentanomial) -> String {
+    let llr = sprt.llr(pairs);
     let (lower, upper) = sprt.bounds();
     let share = if llr >= 0.0 {
         llr / upper
@@ -286,11 +286,8 @@ mod tests {
             "Games: 10, Wins: 4, Losses: 3, Draws: 3, Points: 5.5 (55.00 %)"
         );
         assert_eq!(lines[5], "Ptnml(0-2): [1, 0, 2, 1, 1], WL/DD Ratio: 1.00");
-        assert!(
-            lines[6].starts_with("LLR: ") && lines[6].ends_with(" (-2.94, 2.94) [0.00, 5.00]"),
-            "{}",
-            lines[6]
-        );
+        // Over the pairs, by hand: 5 × 0.0072 × (1.1 − 1.0072) / (2 × 0.11) = 0.015.
+        assert_eq!(lines[6], "LLR: 0.02 (0.5%) (-2.94, 2.94) [0.00, 5.00]");
         assert_eq!(lines[7], RULE);
         let none = results_block(&matchup(), &Tally::default(), &Pentanomial::default(), None);
         assert!(none.contains("Elo: nan +/- nan"), "{none}");

@@ -137,7 +137,7 @@ impl Live {
         state.0.sprt = settings
             .sprt
             .zip(standings.sprt)
-            .map(|(sprt, sprt_state)| sprt.report(&tally, sprt_state));
+            .map(|(sprt, sprt_state)| sprt.report(&standings.pairs, sprt_state));
         drop(state);
         self.write();
     }

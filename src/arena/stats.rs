@@ -150,7 +150,7 @@ impl Pentanomial {
     }
 
     /// The mean score and the variance of one pair's share around it.
-    fn score_and_variance(&self) -> Option<(f64, f64)> {
+    pub fn score_and_variance(&self) -> Option<(f64, f64)> {
         let score = self.score()?;
         let pairs = f64::from(self.pairs());
         let variance = self
@@ -315,24 +315,31 @@ impl Sprt {
         )
     }
 
-    /// The log-likelihood ratio of the tally, by the generalised SPRT on the
-    /// trinomial (win, draw, loss) model with logistic Elo: the normal
-    /// approximation fishtest uses, `N (s1 - s0) (2s - s0 - s1) / (2 var)`.
-    pub fn llr(&self, tally: &Tally) -> f64 {
-        // No verdict before a win and a loss, which keeps the variance away
-        // from zero. cutechess-cli also waits for a draw; SSCC games are
-        // rarely drawn (none in the first 140 of one 10+0.1 match), and
-        // the test would not start.
-        if tally.wins == 0 || tally.losses == 0 {
+    /// The log-likelihood ratio of the pairs of games, by the generalised
+    /// SPRT with logistic Elo in the normal approximation fishtest uses,
+    /// `N (s1 - s0) (2s - s0 - s1) / (2 var)`, over pairs as fastchess and
+    /// fishtest count them: `N` pairs, `s` the mean share of a pair's
+    /// points, `var` its variance. Counting games one by one instead, as
+    /// cutechess-cli does, takes the two games of an opening for
+    /// independent, which they are not: in SSCC the player to move first
+    /// usually wins, so most pairs end 1-1 and the games' variance is many
+    /// times the pairs'.
+    pub fn llr(&self, pairs: &Pentanomial) -> f64 {
+        // No verdict while every pair scored the same (a sweep's first
+        // pairs, or a run of 1-1): the variance would be zero.
+        let Some((score, variance)) = pairs.score_and_variance() else {
+            return 0.0;
+        };
+        if variance == 0.0 {
             return 0.0;
         }
         let (s0, s1) = (score_of_elo(self.elo0), score_of_elo(self.elo1));
-        let n = f64::from(tally.games());
-        n * (s1 - s0) * (2.0 * tally.score() - s0 - s1) / (2.0 * tally.variance())
+        let n = f64::from(pairs.pairs());
+        n * (s1 - s0) * (2.0 * score - s0 - s1) / (2.0 * variance)
     }
 
-    pub fn state(&self, tally: &Tally) -> SprtState {
-        let llr = self.llr(tally);
+    pub fn state(&self, pairs: &Pentanomial) -> SprtState {
+        let llr = self.llr(pairs);
         let (lower, upper) = self.bounds();
         if llr >= upper {
             SprtState::AcceptH1
@@ -343,21 +350,21 @@ impl Sprt {
         }
     }
 
-    /// Where the test stands after another game, `previous` where it stood
+    /// Where the test stands after another pair, `previous` where it stood
     /// before. A verdict stands once reached: the test ends at its first
     /// crossing, and the games still running then are counted but cannot
     /// undo it.
-    pub fn update(&self, previous: Option<SprtState>, tally: &Tally) -> SprtState {
+    pub fn update(&self, previous: Option<SprtState>, pairs: &Pentanomial) -> SprtState {
         match previous {
             Some(verdict @ (SprtState::AcceptH0 | SprtState::AcceptH1)) => verdict,
-            _ => self.state(tally),
+            _ => self.state(pairs),
         }
     }
 
     /// `SPRT: llr 1.23 (41.9%), lbound -2.94, ubound 2.94 - H1 was accepted`,
     /// as cutechess-cli prints it, for a test standing at `state`.
-    pub fn report(&self, tally: &Tally, state: SprtState) -> String {
-        let llr = self.llr(tally);
+    pub fn report(&self, pairs: &Pentanomial, state: SprtState) -> String {
+        let llr = self.llr(pairs);
         let (lower, upper) = self.bounds();
         let share = if llr >= 0.0 {
             llr / upper
@@ -504,6 +511,18 @@ mod tests {
         assert_eq!(sweep.pairs_ratio(), f64::INFINITY);
     }
 
+    /// Pairs by their counts, as fastchess prints them: 0, ½, 1, 1½ and 2 points.
+    fn penta([ll, ld, even, wd, ww]: [u32; 5]) -> Pentanomial {
+        Pentanomial {
+            ll,
+            ld,
+            wl: even,
+            dd: 0,
+            wd,
+            ww,
+        }
+    }
+
     #[test]
     fn sprt_decides_clear_cases_only() {
         let words = |text: &str| {
@@ -514,25 +533,31 @@ mod tests {
         let sprt = Sprt::parse(&words("elo0=0 elo1=10 alpha=0.05 beta=0.05")).unwrap();
         let (lower, upper) = sprt.bounds();
         assert!((lower + 2.944).abs() < 1e-3 && (upper - 2.944).abs() < 1e-3);
-        assert_eq!(sprt.state(&tally(600, 300, 100)), SprtState::AcceptH1);
-        assert_eq!(sprt.state(&tally(100, 300, 600)), SprtState::AcceptH0);
-        assert_eq!(sprt.state(&tally(11, 10, 10)), SprtState::Continue);
-        // Below the midpoint of the hypotheses the ratio leans to H0.
-        assert!(sprt.llr(&tally(1, 1, 1)) < 0.0);
-        assert_eq!(sprt.llr(&tally(50, 10, 0)), 0.0);
-        assert_eq!(sprt.llr(&tally(0, 10, 50)), 0.0);
-        // Games without draws, as SSCC's mostly are, still decide.
-        assert_eq!(sprt.state(&tally(300, 0, 100)), SprtState::AcceptH1);
-        assert!(sprt.llr(&tally(50, 0, 1)) > 0.0);
-        let decided = tally(600, 300, 100);
+        assert_eq!(sprt.state(&penta([0, 0, 150, 10, 40])), SprtState::AcceptH1);
+        assert_eq!(sprt.state(&penta([40, 10, 150, 0, 0])), SprtState::AcceptH0);
+        assert_eq!(sprt.state(&penta([1, 0, 10, 0, 1])), SprtState::Continue);
+        // Worked by hand (Python, the formula above): 200 SSCC pairs of
+        // C48 in docs/strength.md, 222-173-5 in games, whose games counted
+        // one by one give 1.28; and C49's, just below the hypotheses'
+        // midpoint although above half the points.
+        assert!((sprt.llr(&penta([0, 0, 174, 3, 23])) - 5.997_235).abs() < 1e-5);
+        assert!((sprt.llr(&penta([2, 0, 193, 1, 4])) + 0.349_283).abs() < 1e-5);
+        assert!((sprt.llr(&penta([1, 2, 3, 4, 5])) - 0.353_988).abs() < 1e-5);
+        // Not while every pair scored the same.
+        assert_eq!(sprt.llr(&penta([0, 0, 0, 0, 50])), 0.0);
+        assert_eq!(sprt.llr(&penta([0, 0, 80, 0, 0])), 0.0);
+        assert_eq!(sprt.llr(&Pentanomial::default()), 0.0);
+        // A side that never loses a pair can still be proven stronger.
+        assert_eq!(sprt.state(&penta([0, 0, 30, 0, 30])), SprtState::AcceptH1);
+        let decided = penta([0, 0, 150, 10, 40]);
         assert!(
             sprt.report(&decided, sprt.state(&decided))
                 .ends_with("H1 was accepted")
         );
-        // A game that ends after the verdict, and takes the ratio back
+        // A pair that ends after the verdict, and takes the ratio back
         // inside the bounds, does not undo it.
-        let crossed = tally(50, 40, 7);
-        let after = tally(50, 40, 8);
+        let crossed = penta([1, 0, 10, 0, 29]);
+        let after = penta([2, 0, 10, 0, 29]);
         assert!(sprt.llr(&crossed) >= upper && (lower..upper).contains(&sprt.llr(&after)));
         let verdict = sprt.update(None, &crossed);
         assert_eq!(verdict, SprtState::AcceptH1);

@@ -355,7 +355,7 @@ fn report(
     let switches = count(standings, played, first_player, first_points);
     let pair_completed = standings.count_pair(index, first_points);
     if let Some(sprt) = settings.sprt {
-        standings.sprt = Some(sprt.update(standings.sprt, &standings.tally));
+        standings.sprt = Some(sprt.update(standings.sprt, &standings.pairs));
     }
     let white = record.tag("White").unwrap_or("?");
     let black = record.tag("Black").unwrap_or("?");
@@ -396,7 +396,7 @@ fn summary(settings: &MatchSettings, standings: &Standings) -> String {
         text.push_str(&format!(", Elo {elo:+.1} ± {margin:.1}"));
     }
     if let Some(sprt) = settings.sprt {
-        text.push_str(&format!(", LLR {:.2}", sprt.llr(&tally)));
+        text.push_str(&format!(", LLR {:.2}", sprt.llr(&standings.pairs)));
     }
     text
 }
@@ -444,7 +444,7 @@ fn print_score(settings: &MatchSettings, standings: &Standings) {
         tally.games()
     );
     if let (Some(sprt), Some(state)) = (settings.sprt, standings.sprt) {
-        println!("{}", sprt.report(&tally, state));
+        println!("{}", sprt.report(&standings.pairs, state));
     }
 }
 
@@ -520,10 +520,30 @@ fn print_table(settings: &MatchSettings, standings: &Standings, with_sprt: bool)
         standings.tally.games(),
         standings.switches
     );
+    println!("{}", pairs_line(&standings.pairs));
     if let (Some(sprt), true) = (settings.sprt, with_sprt) {
         let state = standings.sprt.unwrap_or(SprtState::Continue);
-        println!("{} ({sprt})", sprt.report(&standings.tally, state));
+        println!("{} ({sprt})", sprt.report(&standings.pairs, state));
     }
+}
+
+/// `100 pairs, Ptnml(0-2) [1, 2, 90, 3, 4], Elo +10.4 ± 9.5, LOS 98.4%`:
+/// the first engine's figures from the pairs of games, which the SPRT uses
+/// too; the table's come from the games one by one, as cutechess-cli's do.
+fn pairs_line(pairs: &Pentanomial) -> String {
+    let counts = pairs.counts().map(|count| count.to_string()).join(", ");
+    let elo = match pairs.elo() {
+        Some((elo, margin)) if margin.is_finite() => format!("Elo {elo:+.1} ± {margin:.1}"),
+        Some((elo, _)) if elo.is_finite() => format!("Elo {elo:+.1}"),
+        _ => "Elo -".to_string(),
+    };
+    let los = pairs
+        .los()
+        .map_or("-".to_string(), |los| format!("{:.1}%", los * 100.0));
+    format!(
+        "{} pairs, Ptnml(0-2) [{counts}], {elo}, LOS {los}",
+        pairs.pairs()
+    )
 }
 
 /// Today's date as PGN writes it, `2026.11.23` (UTC).
