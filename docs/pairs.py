@@ -1,0 +1,84 @@
+#!/usr/bin/env python3
+"""A match's PGN scored by pairs of games, as `catena match` scores it now
+(docs/match.md, "Pairs" and "SPRT"), for matches played before it did.
+
+Usage:
+    python3 docs/pairs.py ENGINE [--sprt ELO0 ELO1] GAMES.pgn[.xz]...
+
+The games of rounds 1 and 2 are a pair, 3 and 4 the next, and so on, as
+`catena match` plays each opening twice, colours reversed; several files
+(parts of one match) add up. A game's winner is the player holding the
+winning colour at the end (`WhiteAtEnd`, `BlackAtEnd` in SSCC, else `White`
+and `Black`). Prints for ENGINE the pentanomial counts (pairs scoring 0, 1/2,
+1, 3/2 and 2 points), the logistic Elo with its 95% interval and the LOS
+from the pairs, the games one by one, and with `--sprt` the log-likelihood
+ratio of the test over the pairs.
+"""
+
+import lzma
+import math
+import re
+import sys
+
+Z_95 = 1.959963984540054
+
+
+def games(path):
+    opener = lzma.open if path.endswith(".xz") else open
+    with opener(path, "rt") as file:
+        text = file.read()
+    for record in re.split(r"\n(?=\[Event )", text):
+        tags = dict(re.findall(r'^\[(\w+) "([^"]*)"\]', record, re.M))
+        if "Round" in tags:
+            yield tags
+
+
+def points(tags, engine):
+    result = tags.get("Result")
+    if result == "1/2-1/2":
+        return 0.5
+    colour = {"1-0": "White", "0-1": "Black"}.get(result)
+    if colour is None:
+        return None
+    winner = tags.get(colour + "AtEnd", tags.get(colour))
+    return 1.0 if winner == engine else 0.0
+
+
+def elo(score):
+    return -400 * math.log10(1 / score - 1) if 0 < score < 1 else math.nan
+
+
+def main(args):
+    engine, args = args[0], args[1:]
+    sprt = None
+    if args[:1] == ["--sprt"]:
+        sprt, args = (float(args[1]), float(args[2])), args[3:]
+    counts = [0] * 5
+    wins = draws = losses = 0
+    for path in args:
+        by_round = {int(tags["Round"]): points(tags, engine) for tags in games(path)}
+        for score in by_round.values():
+            wins += score == 1.0
+            draws += score == 0.5
+            losses += score == 0.0
+        for first in range(1, max(by_round) + 1, 2):
+            pair = [by_round.get(first), by_round.get(first + 1)]
+            if None not in pair:
+                counts[int(2 * sum(pair))] += 1
+    n = sum(counts)
+    shares = [i / 4 for i in range(5)]
+    score = sum(c * s for c, s in zip(counts, shares)) / n
+    variance = sum(c * (s - score) ** 2 for c, s in zip(counts, shares)) / n
+    deviation = math.sqrt(variance / n)
+    low, high = score - Z_95 * deviation, score + Z_95 * deviation
+    los = 0.5 * (1 + math.erf((score - 0.5) / math.sqrt(2 * variance / n) / math.sqrt(2)))
+    print(f"{engine}: {wins}-{losses}-{draws} in games, {n} pairs, Ptnml(0-2) {counts}")
+    print(f"Elo {elo(score):+.1f} ± {(elo(high) - elo(low)) / 2:.1f}, LOS {100 * los:.1f}%")
+    if sprt:
+        s0, s1 = (1 / (1 + 10 ** (-e / 400)) for e in sprt)
+        llr = n * (s1 - s0) * (2 * score - s0 - s1) / (2 * variance) if variance else 0.0
+        print(f"LLR {llr:.2f} for elo0={sprt[0]:g} elo1={sprt[1]:g}")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
