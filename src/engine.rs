@@ -16,7 +16,7 @@ use crate::board::{Color, Position};
 use crate::game::{GameError, GameState, Rules, SwitchRule};
 use crate::movepick::Action;
 use crate::search::{self, Control, Histories, Info, Limits, Root, SearchResult, Variant};
-use crate::time::{Budget, TimeLeft};
+use crate::time::{self, Budget, TimeLeft};
 use crate::tools::{bench, perft};
 use crate::transposition::TranspositionTable;
 use crate::uci::{bestmove_line, error, info_line, quote, send};
@@ -348,7 +348,13 @@ impl Engine {
         };
         match go.movetime {
             Some(movetime) => Some(Budget::fixed(movetime, overhead)),
-            None if given && !go.infinite => Some(Budget::from_clock(clock, overhead)),
+            None if given && !go.infinite => {
+                let horizon = match self.variant() {
+                    Variant::Chess => time::HORIZON,
+                    Variant::Sscc(_) => time::SSCC_HORIZON,
+                };
+                Some(Budget::from_clock_over(clock, overhead, horizon))
+            }
             None => None,
         }
     }

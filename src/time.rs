@@ -36,15 +36,23 @@ pub struct Progress {
 }
 
 /// Moves to plan for when the time control gives no `movestogo`.
-const HORIZON: u32 = 20;
+pub const HORIZON: u32 = 20;
+/// The same in SSCC, whose games are short: half of Catena's end within 15
+/// plies, about 7 moves on each colour's clock.
+pub const SSCC_HORIZON: u32 = 6;
 /// Never think shorter than this when there is time to.
 const MINIMUM: Duration = Duration::from_millis(5);
 
 impl Budget {
     /// The budget for `go wtime … btime …`.
     pub fn from_clock(clock: TimeLeft, overhead: Duration) -> Budget {
+        Budget::from_clock_over(clock, overhead, HORIZON)
+    }
+
+    /// The same, planned over at most `horizon` moves.
+    pub fn from_clock_over(clock: TimeLeft, overhead: Duration, horizon: u32) -> Budget {
         let available = clock.time.saturating_sub(overhead);
-        let moves = clock.moves_to_go.unwrap_or(HORIZON).clamp(1, HORIZON);
+        let moves = clock.moves_to_go.unwrap_or(horizon).clamp(1, horizon);
         // Increments still to come over the horizon, counted at half, so that
         // the clock settles at several increments rather than near zero.
         let income = clock.increment * (moves - 1) / 2;
@@ -169,6 +177,18 @@ mod tests {
         assert_eq!(
             budget(1010, 200, None),
             (ms(145), Duration::from_nanos(333_333_333))
+        );
+        // SSCC's horizon of 6: income 100 * 5 / 2 = 250; (9990 + 250) / 6 =
+        // 1706.7; the hard limit's 5120 is capped at a third of 9990.
+        let clock = TimeLeft {
+            time: ms(10_000),
+            increment: ms(100),
+            moves_to_go: None,
+        };
+        let sscc = Budget::from_clock_over(clock, ms(10), SSCC_HORIZON);
+        assert_eq!(
+            (sscc.soft, sscc.hard),
+            (Duration::from_nanos(1_706_666_666), ms(3330))
         );
     }
 

@@ -630,7 +630,8 @@ fn uci_move(mv: Move) -> UciMove {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::time::Budget;
+    use crate::engine::Options;
+    use crate::time::{self, Budget, TimeLeft};
 
     /// What vampirc-uci could not hold or would panic on is taken out or
     /// clamped; what it reads is left for it.
@@ -738,10 +739,15 @@ mod tests {
         assert_eq!(parse_count("1-2"), None);
     }
 
-    /// The budget `go` would search with after `position`.
+    /// The budget `go` would search with after `position`, in SSCC.
     fn budget_after(position: &str, go: &str) -> Budget {
+        budget_in("sscc", position, go)
+    }
+
+    /// The budget `go` would search with after `position`, in `variant`.
+    fn budget_in(variant: &str, position: &str, go: &str) -> Budget {
         let mut uci = Uci::new();
-        uci.handle("setoption name UCI_Variant value sscc");
+        uci.handle(&format!("setoption name UCI_Variant value {variant}"));
         uci.handle(position);
         let tokens: Vec<&str> = go.split_whitespace().skip(1).collect();
         uci.engine
@@ -782,5 +788,26 @@ mod tests {
                 "{position} / {swapped}: {roomy:?}"
             );
         }
+    }
+
+    /// SSCC games are short, so the clock is planned over fewer moves: the
+    /// same clock gives an SSCC move about three times a chess move's time.
+    #[test]
+    fn sscc_plans_the_clock_over_fewer_moves() {
+        let go = "go wtime 10000 btime 10000 winc 100 binc 100";
+        let clock = TimeLeft {
+            time: Duration::from_millis(10_000),
+            increment: Duration::from_millis(100),
+            moves_to_go: None,
+        };
+        let overhead = Duration::from_millis(Options::default().move_overhead);
+        let sscc = budget_in("sscc", "position startpos", go);
+        let chess = budget_in("chess", "position startpos", go);
+        assert_eq!(
+            sscc,
+            Budget::from_clock_over(clock, overhead, time::SSCC_HORIZON)
+        );
+        assert_eq!(chess, Budget::from_clock(clock, overhead));
+        assert!(sscc.soft > chess.soft * 3, "{sscc:?} {chess:?}");
     }
 }

@@ -179,19 +179,21 @@ impl Clocks {
         &mut self.0[color.index()]
     }
 
-    /// What Catena's own time manager makes of `to_move`'s clock, for an
-    /// engine searching in this process rather than answering `go`.
-    pub fn search_budget(&self, to_move: Color, overhead: Duration) -> Budget {
+    /// What Catena's own time manager makes of `to_move`'s clock, planned
+    /// over at most `horizon` moves, for an engine searching in this
+    /// process rather than answering `go`.
+    pub fn search_budget(&self, to_move: Color, overhead: Duration, horizon: u32) -> Budget {
         let clock = &self.0[to_move.index()];
         match clock.control {
             TimeControl::PerMove(per_move) => Budget::fixed(per_move, overhead),
-            TimeControl::Clock { increment, .. } => Budget::from_clock(
+            TimeControl::Clock { increment, .. } => Budget::from_clock_over(
                 crate::time::TimeLeft {
                     time: clock.left,
                     increment,
                     moves_to_go: clock.moves_to_go(),
                 },
                 overhead,
+                horizon,
             ),
         }
     }

@@ -10,6 +10,7 @@ use crate::arena::{
 use crate::game::GameState;
 use crate::movepick::Action;
 use crate::search::{self, Control, Histories, Limits, Root, Variant};
+use crate::time;
 use crate::transposition::TranspositionTable;
 
 /// An engine that plays one side of the game.
@@ -64,7 +65,11 @@ impl Opponent for InProcess {
         let root = Root::of_game(game, Variant::Sscc(*game.rules()));
         let limits = Limits {
             depth: self.depth,
-            budget: Some(clocks.search_budget(root.position.side_to_move(), OVERHEAD)),
+            budget: Some(clocks.search_budget(
+                root.position.side_to_move(),
+                OVERHEAD,
+                time::SSCC_HORIZON,
+            )),
             multipv: 1,
             threads: 1,
             ..Limits::default()
