@@ -71,7 +71,7 @@ def main(args):
     variance = sum(c * (s - score) ** 2 for c, s in zip(counts, shares)) / n
     deviation = math.sqrt(variance / n)
     low, high = score - Z_95 * deviation, score + Z_95 * deviation
-    los = 0.5 * (1 + math.erf((score - 0.5) / math.sqrt(2 * variance / n) / math.sqrt(2)))
+    los = 0.5 * (1 + math.erf((score - 0.5) / deviation / math.sqrt(2)))
     print(f"{engine}: {wins}-{losses}-{draws} in games, {n} pairs, Ptnml(0-2) {counts}")
     print(f"Elo {elo(score):+.1f} ± {(elo(high) - elo(low)) / 2:.1f}, LOS {100 * los:.1f}%")
     if sprt:
