@@ -214,3 +214,54 @@ pub fn closed_chain(position: &Position, mv: Move, rules: &Rules) -> Option<chai
         rules.min_enclosed,
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::hash::{DefaultHasher, Hash, Hasher};
+
+    fn run(switches: u32, limit: RunLimit) -> SwitchRun {
+        SwitchRun { switches, limit }
+    }
+
+    fn chain(occupied: u64, landing: u64, min_enclosed: u32, size: Option<u32>) -> RunLimit {
+        RunLimit::ChainSize {
+            occupied: Bitboard(occupied),
+            landing: Bitboard(landing),
+            min_enclosed,
+            size,
+        }
+    }
+
+    fn hash(run: &SwitchRun) -> u64 {
+        let mut hasher = DefaultHasher::new();
+        run.hash(&mut hasher);
+        hasher.finish()
+    }
+
+    /// Runs are told apart by their switches and by what decides their
+    /// limit, never by whether a chain's size has been computed yet.
+    #[test]
+    fn runs_are_equal_by_their_switches_and_what_decides_their_limit() {
+        let unsized_run = run(2, chain(0xff00, 0x0100, 2, None));
+        let sized = run(2, chain(0xff00, 0x0100, 2, Some(8)));
+        assert_eq!(unsized_run, sized);
+        assert_eq!(hash(&unsized_run), hash(&sized));
+        let all = [
+            run(0, RunLimit::NoRun),
+            run(1, RunLimit::Known(3)),
+            run(2, RunLimit::Known(3)),
+            run(1, RunLimit::Known(4)),
+            run(1, chain(0xff00, 0x0100, 2, None)),
+            run(1, chain(0xfe00, 0x0100, 2, None)),
+            run(1, chain(0xff00, 0x0200, 2, None)),
+            run(1, chain(0xff00, 0x0100, 3, None)),
+            run(1, RunLimit::Unlimited),
+        ];
+        for (i, a) in all.iter().enumerate() {
+            for (j, b) in all.iter().enumerate() {
+                assert_eq!(a == b, i == j, "{a:?} against {b:?}");
+            }
+        }
+    }
+}
