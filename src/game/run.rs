@@ -261,6 +261,8 @@ mod tests {
         for (i, a) in all.iter().enumerate() {
             for (j, b) in all.iter().enumerate() {
                 assert_eq!(a == b, i == j, "{a:?} against {b:?}");
+                // The transposition key of a run hashes it (`search::run_key`).
+                assert_eq!(hash(a) == hash(b), i == j, "{a:?} against {b:?}");
             }
         }
     }
