@@ -164,7 +164,7 @@ fn games_line(tally: &Tally) -> String {
 
 /// `Ptnml(0-2): [1, 2, 3, 2, 1], WL/DD Ratio: 0.50`.
 fn pentanomial_line(pairs: &Pentanomial) -> String {
-    let counts = pairs.counts().map(|count| count.to_string()).join(", ");
+    let counts = pairs.counts_list();
     format!(
         "Ptnml(0-2): [{counts}], WL/DD Ratio: {}",
         fixed(pairs.wl_dd_ratio(), 2)

@@ -131,6 +131,11 @@ impl Pentanomial {
         [self.ll, self.ld, self.wl + self.dd, self.wd, self.ww]
     }
 
+    /// The counts as fastchess lists them inside `Ptnml(0-2): [...]`.
+    pub fn counts_list(&self) -> String {
+        self.counts().map(|count| count.to_string()).join(", ")
+    }
+
     /// Each pair's share of the points, 0 to 1, with how many pairs scored it.
     fn shares(&self) -> [(f64, f64); 5] {
         let counts = self.counts();

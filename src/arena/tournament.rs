@@ -531,7 +531,7 @@ fn print_table(settings: &MatchSettings, standings: &Standings, with_sprt: bool)
 /// the first engine's figures from the pairs of games, which the SPRT uses
 /// too; the table's come from the games one by one, as cutechess-cli's do.
 fn pairs_line(pairs: &Pentanomial) -> String {
-    let counts = pairs.counts().map(|count| count.to_string()).join(", ");
+    let counts = pairs.counts_list();
     let elo = match pairs.elo() {
         Some((elo, margin)) if margin.is_finite() => format!("Elo {elo:+.1} ± {margin:.1}"),
         Some((elo, _)) if elo.is_finite() => format!("Elo {elo:+.1}"),
