@@ -256,3 +256,30 @@ fn finds_every_switch_win() {
         assert_eq!(result.score, MATE - 2, "{fen}: {result:?}");
     }
 }
+
+/// `catena bench`'s node count, the search's signature, is the one recorded
+/// in `tests/data/bench.txt`: a change anywhere in the search or the
+/// evaluation that alters the tree fails here until the file is updated
+/// (with the commit's `Bench:` trailer), so no such change goes unnoticed,
+/// and none that should leave the tree alone changes it.
+#[test]
+fn the_bench_signature_is_the_recorded_one() {
+    let recorded: u64 = std::fs::read_to_string("tests/data/bench.txt")
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    let mut last = String::new();
+    catena::tools::bench::run(
+        catena::tools::bench::DEFAULT_DEPTH,
+        16,
+        1,
+        &Control::default(),
+        &mut |line| last = line.to_string(),
+    );
+    let nodes: u64 = last.split_whitespace().next().unwrap().parse().unwrap();
+    assert_eq!(
+        nodes, recorded,
+        "catena bench: {last}; update tests/data/bench.txt if the change is meant"
+    );
+}

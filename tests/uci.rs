@@ -905,19 +905,25 @@ proptest::proptest! {
 
 /// After the first second the engine tells which root move it is searching,
 /// as Stockfish does: `info depth D currmove M currmovenumber N`, M legal
-/// and N counting from 1.
+/// and N counting from 1; a search over within the second tells none.
 #[test]
 fn long_searches_tell_the_current_move() {
     let mut engine = Engine::start();
     engine.send("position startpos");
-    engine.send("go movetime 2000");
+    engine.send("go depth 1");
+    let (_, lines) = engine.bestmove();
+    assert!(
+        lines.iter().all(|line| !line.contains(" currmove ")),
+        "{lines:#?}"
+    );
+    engine.send("go movetime 3000");
     let (_, lines) = engine.bestmove();
     let current: Vec<&String> = lines
         .iter()
         .filter(|line| line.contains(" currmove "))
         .collect();
-    assert!(!current.is_empty(), "{lines:#?}");
     let start = position_of("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+    let mut numbers = Vec::new();
     for line in current {
         let words: Vec<&str> = line.split_whitespace().collect();
         assert_eq!(words[..2], ["info", "depth"], "{line}");
@@ -926,6 +932,9 @@ fn long_searches_tell_the_current_move() {
         assert_eq!(words[5], "currmovenumber", "{line}");
         let number: usize = words[6].parse().unwrap();
         assert!((1..=20).contains(&number), "{line}");
+        numbers.push(number);
     }
+    // Every iteration begun in the last two seconds starts with move 1.
+    assert!(numbers.contains(&1), "{lines:#?}");
     engine.quit();
 }
