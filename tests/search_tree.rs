@@ -640,3 +640,32 @@ fn a_run_with_a_switch_left_stands_pat_on_its_best_switch() {
         );
     }
 }
+
+/// A root whose run is at its limit offers no switch: after each switch of
+/// `horizon_switches` at move 1 under rule `moves` (a run's limit is 1),
+/// the same player moves on with the run spent, and though chains close
+/// there, no root line may begin with a switch.
+#[test]
+fn a_root_at_its_run_limit_offers_no_switch() {
+    let rules = rules("moves");
+    for case in horizon_switches(&rules, 1, 12) {
+        let mut run = SwitchRun::default().after_switch(&case.position, case.action.mv, &rules);
+        assert!(!run.allows_switch());
+        let root = Root {
+            position: case.position.after(case.action.mv),
+            run,
+            history: Vec::new(),
+            variant: Variant::Sscc(rules),
+        };
+        let (_, lines) = search_lines(&fresh_table(), &root, 1, 500);
+        assert!(!lines.is_empty());
+        for line in &lines {
+            assert!(
+                !line.pv[0].switch,
+                "{}: {:?}",
+                root.position.to_fen(),
+                line.pv
+            );
+        }
+    }
+}
