@@ -16,34 +16,21 @@ import os
 import re
 import sys
 
+from mutants_record import KINDS, read_record, read_report
+
 
 def unplaced(name):
     return re.sub(r"^([^:]+):\d+:\d+:", r"\1:", name.strip())
-
-
-def report_names(directory):
-    names = set()
-    for kind in ["caught", "missed", "timeout", "unviable", "previously_caught"]:
-        try:
-            with open(f"{directory}/mutants.out/{kind}.txt") as report:
-                names |= {line.strip() for line in report if line.strip()}
-        except FileNotFoundError:
-            continue
-    return names
-
-
-def record_names(path):
-    with open(path) as record:
-        return {line.rstrip("\n").split("\t", 1)[1] for line in record if line.strip() and not line.startswith("#")}
 
 
 in_reports = collections.Counter()
 in_records = collections.Counter()
 for source in sys.argv[1:]:
     if os.path.isfile(source):
-        in_records |= collections.Counter(unplaced(name) for name in record_names(source))
+        in_records |= collections.Counter(unplaced(name) for name in read_record(source))
     else:
-        in_reports.update(unplaced(name) for name in report_names(source))
+        names = {name for _, name in read_report(source, KINDS + ["previously_caught"])}
+        in_reports.update(unplaced(name) for name in names)
 tried = in_reports | in_records
 
 left = []

@@ -1,5 +1,5 @@
-//! Which chess openings leave an SSCC game open: for each FEN or EPD line
-//! read, what the run probe (`src/runs.rs`) sees for the player to move,
+//! Which openings leave an SSCC game open: for each opening of an EPD or PGN
+//! file (read as `catena match --openings` reads it), what the run probe (`src/runs.rs`) sees for the player to move,
 //! under the default rules (switch rule `chain`, MinEnclosed 2).
 //!
 //! ```text
@@ -11,14 +11,16 @@
 //!   200,000 positions searched), so the first mover wins at once;
 //! - *lost*: every move hands the opponent such a run (50,000 positions a
 //!   move);
-//! - *open*: neither, as far as the probe sees. Only these lines are
-//!   printed, unchanged; the tally goes to stderr.
+//! - *open*: neither, as far as the probe sees. Only these are printed,
+//!   as FENs; the tally goes to stderr.
 //!
 //! A probe out of positions claims nothing, so an *open* position may still
 //! hide a longer run.
 
-use catena::board::Position;
-use catena::game::{Rules, SwitchRun};
+use std::path::Path;
+
+use catena::arena::load_openings;
+use catena::game::Rules;
 use catena::runs::RunMates;
 
 const SWITCHES: u32 = 8;
@@ -27,31 +29,22 @@ const REPLY_NODES: u32 = 50_000;
 
 fn main() {
     let Some(path) = std::env::args().nth(1) else {
-        eprintln!("usage: sscc_openings OPENINGS.epd");
+        eprintln!("usage: sscc_openings OPENINGS.epd|OPENINGS.pgn");
         std::process::exit(2);
     };
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|problem| {
-        eprintln!("{path}: {problem}");
+    let rules = Rules::default();
+    let openings = load_openings(Path::new(&path), rules, None).unwrap_or_else(|problem| {
+        eprintln!("{problem}");
         std::process::exit(2);
     });
-    let rules = Rules::default();
     let (mut won, mut lost, mut open) = (0, 0, 0);
-    for (number, line) in text.lines().enumerate() {
-        if line.trim().is_empty() || line.starts_with('#') {
-            continue;
-        }
-        // An EPD line has four fields; a FEN six. Either gives the board.
-        let fields: Vec<&str> = line.split_whitespace().take(4).collect();
-        let position = match Position::from_fen(&format!("{} 0 1", fields.join(" "))) {
-            Ok(position) => position,
-            Err(problem) => {
-                eprintln!("{path}:{}: {problem}", number + 1);
-                continue;
-            }
-        };
+    for opening in openings {
+        let game = opening
+            .game(rules)
+            .expect("the openings were replayed as they were read");
+        let (position, run) = (game.position().clone(), game.run());
         let mut probe = RunMates::default();
         let mut keys = Vec::new();
-        let run = SwitchRun::default();
         if probe
             .probe(&position, run, &rules, SWITCHES, OWN_NODES, &mut keys)
             .is_some()
@@ -67,7 +60,7 @@ fn main() {
         });
         if safe {
             open += 1;
-            println!("{line}");
+            println!("{}", position.to_fen());
         } else {
             lost += 1;
         }

@@ -37,7 +37,7 @@ pub use arbiter::{
 pub use engine::{EngineProcess, EngineSlot};
 pub use engine_fields::{EngineField, EngineLimits, InlineEngines};
 pub use engine_list::EngineSpec;
-pub use openings::{Opening, OpeningsFormat, OpeningsOrder};
+pub use openings::{Opening, OpeningsFormat, OpeningsOrder, load as load_openings};
 pub use stats::{Pentanomial, Sprt, SprtState, Tally};
 pub use time_control::{Clock, Clocks, TimeControl};
 pub use tournament::{Forfeits, MatchSettings, OutputFormat, Standings};
