@@ -482,6 +482,7 @@ fn search_and_answer(job: &SearchJob, histories: &mut Vec<Histories>, control: &
                 score: 0,
                 nodes: 0,
                 depth: 0,
+                best_share: 0.0,
             }
         }
     };

@@ -136,6 +136,9 @@ pub struct SearchResult {
     pub score: i32,
     pub nodes: u64,
     pub depth: i32,
+    /// The share of the first thread's nodes spent under the best action,
+    /// from 0 to 1: the time manager reads a low share as a contested choice.
+    pub best_share: f64,
 }
 
 /// A score as UCI writes it: `cp N` or `mate N` (moves, negative when being mated).
@@ -383,6 +386,11 @@ impl<'a> Worker<'a> {
                 control.stop.store(true, Ordering::Relaxed);
             }
         }
+    }
+
+    /// The share of this thread's nodes spent under the leading root action.
+    fn best_action_share(&self) -> f64 {
+        self.root_moves[0].nodes as f64 / self.nodes.max(1) as f64
     }
 
     fn publish_nodes(&mut self) {
@@ -1256,8 +1264,7 @@ impl<'a> Worker<'a> {
                     0
                 };
                 progress.score_drop = previous_best.map_or(0, |previous| (previous - best).max(0));
-                progress.best_action_share =
-                    self.root_moves[0].nodes as f64 / self.nodes.max(1) as f64;
+                progress.best_action_share = self.best_action_share();
                 previous_leader = Some(leader);
                 previous_best = Some(best);
                 let pondering = self.shared.control.pondering.load(Ordering::Relaxed);
@@ -1330,6 +1337,7 @@ pub fn search(
             score: if root.position.in_check() { -MATE } else { 0 },
             nodes: 0,
             depth: 0,
+            best_share: 0.0,
         };
     }
     let shared = Shared {
@@ -1406,7 +1414,8 @@ pub fn search(
             None => main_search(),
         };
         let best = &main.root_moves[0];
-        ((best.action, best.score, best.pv.clone()), depth)
+        let share = main.best_action_share();
+        ((best.action, best.score, best.pv.clone(), share), depth)
     });
     let learnt = std::iter::once(main.histories).chain(learnt_by_helpers.into_iter().map(|slot| {
         slot.into_inner()
@@ -1414,7 +1423,7 @@ pub fn search(
             .unwrap_or_default()
     }));
     histories.splice(0..0, learnt);
-    let (best, score, pv) = main_result;
+    let (best, score, pv, best_share) = main_result;
     let ponder = if best.switch {
         None
     } else {
@@ -1426,5 +1435,6 @@ pub fn search(
         score,
         nodes: shared.nodes.load(Ordering::Relaxed),
         depth,
+        best_share,
     }
 }

@@ -686,6 +686,7 @@ mod tests {
             score: 0,
             nodes: 0,
             depth: 1,
+            best_share: 0.0,
         };
         assert_eq!(bestmove_line(&result(None, None)), "bestmove 0000");
         assert_eq!(

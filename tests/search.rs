@@ -283,3 +283,23 @@ fn the_bench_signature_is_the_recorded_one() {
         "catena bench: {last}; update tests/data/bench.txt if the change is meant"
     );
 }
+
+#[test]
+fn the_best_actions_share_of_the_nodes_is_a_share_of_its_subtree() {
+    // A single legal move (the king must take the rook): every node but the
+    // root's own lies under it.
+    let forced = search("4k3/pppppppp/8/8/8/8/1r6/K7 w - - 0 1", Variant::Chess, 8);
+    assert!(
+        forced.best_share > 0.9 && forced.best_share <= 1.0,
+        "a forced move's share is {}",
+        forced.best_share
+    );
+    // Twenty moves: the best takes some of the nodes, never all.
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    let open = search(start, Variant::Chess, 8);
+    assert!(
+        open.best_share > 0.0 && open.best_share < 1.0,
+        "the best of twenty moves has a share of {}",
+        open.best_share
+    );
+}
