@@ -1373,7 +1373,7 @@ pub fn search(
     // Each helper leaves its histories here, in its own slot.
     let learnt_by_helpers: Vec<Mutex<Option<Histories>>> =
         helpers.iter().map(|_| Mutex::new(None)).collect();
-    let (main_result, depth) = std::thread::scope(|scope| {
+    let depth = std::thread::scope(|scope| {
         // With more threads than cores, the main thread may wait long for
         // its turn to look at the clock: a watcher that sleeps between looks
         // is woken on time and stops every thread at the hard limit.
@@ -1398,7 +1398,7 @@ pub fn search(
             shared.done.store(true, Ordering::Relaxed);
             depth
         };
-        let depth = match &pool {
+        match &pool {
             Some(pool) => pool.in_place_scope(|jobs| {
                 for (mut helper, slot) in helpers.into_iter().zip(&learnt_by_helpers) {
                     jobs.spawn(move |_| {
@@ -1412,18 +1412,21 @@ pub fn search(
             }),
             // No helper, or none could start: the first thread searches alone.
             None => main_search(),
-        };
-        let best = &main.root_moves[0];
-        let share = main.best_action_share();
-        ((best.action, best.score, best.pv.clone(), share), depth)
+        }
     });
+    let best_share = main.best_action_share();
+    let RootMove {
+        action: best,
+        score,
+        pv,
+        ..
+    } = main.root_moves.swap_remove(0);
     let learnt = std::iter::once(main.histories).chain(learnt_by_helpers.into_iter().map(|slot| {
         slot.into_inner()
             .unwrap_or_else(PoisonError::into_inner)
             .unwrap_or_default()
     }));
     histories.splice(0..0, learnt);
-    let (best, score, pv, best_share) = main_result;
     let ponder = if best.switch {
         None
     } else {
