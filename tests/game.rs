@@ -191,6 +191,18 @@ fn draws_by_stalemate_repetition_fifty_moves_and_dead_positions() {
         repeated.outcome().unwrap().termination,
         Termination::ThreefoldRepetition
     );
+    let before = repeated.uci_moves();
+    let refused = repeated.apply_uci_moves(&["c2c3", "switch"]).unwrap_err();
+    assert_eq!(
+        refused,
+        (
+            0,
+            "c2c3",
+            GameError::GameOver(Termination::ThreefoldRepetition)
+        ),
+        "a move and switch after the end are refused at the move"
+    );
+    assert_eq!(repeated.uci_moves(), before, "and nothing is kept");
 
     let mut fifty = game("4k3/8/8/8/8/8/8/R3K3 w - - 99 80", SwitchRule::Chain);
     assert_eq!(fifty.outcome(), None);

@@ -213,10 +213,10 @@ impl GameState {
                 .map_err(|error| (index, token, GameError::IllegalMove(error)))?;
             let switch = tokens.get(index + 1) == Some(&"switch");
             if let Err(error) = self.apply(mv, switch) {
-                if !switch || matches!(error, GameError::IllegalMove(_) | GameError::GameOver(_)) {
+                if !switch {
                     return Err((index, token, error));
                 }
-                // The move itself is good: keep it, and report the switch.
+                // Keep the move (if it is at fault, it fails again here); report the switch.
                 self.apply(mv, false)
                     .map_err(|error| (index, token, error))?;
                 return Err((index + 1, tokens[index + 1], error));
