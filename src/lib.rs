@@ -19,5 +19,6 @@ pub mod threads;
 pub mod time;
 pub mod tools;
 pub mod transposition;
+pub mod tree_stats;
 pub mod uci;
 pub mod wdl;

@@ -27,6 +27,7 @@ use crate::movepick::{Action, MovePicker, OrderingHints, Switches, is_tactical};
 use crate::stack::{Played, Stack};
 use crate::time::{Budget, Progress};
 use crate::transposition::{Bound, Entry, TranspositionTable};
+use crate::tree_stats::{self, Child, Event};
 
 pub const INFINITE: i32 = 32_000;
 pub const MATE: i32 = 31_000;
@@ -461,6 +462,9 @@ impl<'a> Worker<'a> {
             return self.quiescence(position, run, alpha, beta, ply);
         }
         self.count_node();
+        tree_stats::count(Event::Node {
+            switches: self.stack[ply].switches_above,
+        });
         if self.should_stop() {
             return 0;
         }
@@ -566,6 +570,7 @@ impl<'a> Worker<'a> {
             let reduction = 3 + depth / 4 + ((eval - beta) / 200).min(3);
             self.keys.push(position.key());
             self.stack[ply].played = None;
+            self.stack[ply + 1].switches_above = self.stack[ply].switches_above;
             self.enter_child(ply, position, &child);
             let value = -self.search(
                 &child,
@@ -739,6 +744,14 @@ impl<'a> Worker<'a> {
                 Some(rules) if action.switch => run_here.after_switch(position, mv, &rules),
                 _ => SwitchRun::default(),
             };
+            self.stack[ply + 1].switches_above =
+                self.stack[ply].switches_above + u32::from(action.switch);
+            let kind = match (action.switch, chain) {
+                (true, _) => Child::Switch,
+                (false, true) => Child::ChainStay,
+                (false, false) => Child::Plain,
+            };
+            tree_stats::count(Event::Searched(kind));
             let search = |searcher: &mut Self, depth: i32, window: Window| {
                 searcher.child_value(&child, child_run, action.switch, depth, window, ply)
             };
@@ -800,6 +813,7 @@ impl<'a> Worker<'a> {
                         self.stack.update_pv(ply, action);
                     }
                     if value >= beta {
+                        tree_stats::count(Event::Cutoff(kind));
                         let bonus = 16 * depth * depth;
                         if capture {
                             self.histories.captures.update(position, mv, bonus);
@@ -879,6 +893,11 @@ impl<'a> Worker<'a> {
     ) -> i32 {
         self.stack[ply].pv.clear();
         self.count_node();
+        let switches_above = self.stack[ply].switches_above;
+        tree_stats::count(Event::Quiescence {
+            below_switch: switches_above > 0,
+        });
+        self.stack[ply + 1].switches_above = switches_above;
         if self.should_stop() {
             return 0;
         }
@@ -1085,6 +1104,7 @@ impl<'a> Worker<'a> {
                 }
                 // After the switch the same player moves the other army.
                 let child = position.after(mv);
+                tree_stats::count(Event::StandPatSwitch);
                 self.enter_child(ply, position, &child);
                 best = best.max(self.evaluate(&child, run.switches() + 1, ply + 1));
                 if best >= beta {
@@ -1122,6 +1142,7 @@ impl<'a> Worker<'a> {
             let child = position.after(action.mv);
             self.stack[0].played = Some(Played::new(position, action.mv));
             self.enter_child(0, position, &child);
+            self.stack[1].switches_above = u32::from(action.switch);
             let child_run = match self.rules() {
                 Some(rules) if action.switch => root.run.after_switch(position, action.mv, &rules),
                 _ => SwitchRun::default(),

@@ -39,6 +39,8 @@ pub struct StackEntry {
     pub excluded: u16,
     /// The principal variation from here.
     pub pv: ArrayVec<Action, MAX_PLY>,
+    /// The switches on the line from the root to here (`tree_stats`).
+    pub switches_above: u32,
 }
 
 impl Default for StackEntry {
@@ -49,6 +51,7 @@ impl Default for StackEntry {
             static_eval: -INFINITE,
             excluded: 0,
             pv: ArrayVec::new(),
+            switches_above: 0,
         }
     }
 }

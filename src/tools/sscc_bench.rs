@@ -22,6 +22,7 @@ use crate::game::{ChainTest, GameState, Rules};
 use crate::search::{self, Control, Limits, Root, Variant};
 use crate::tools::epd::{self, EpdLine};
 use crate::transposition::TranspositionTable;
+use crate::tree_stats::{self, TreeStats};
 
 /// The positions: `<fen> ;moves <uci moves with switch tokens> ;kind <kind> ;id "<game and ply>"`.
 pub const POSITIONS: &str = include_str!("sscc_bench.epd");
@@ -264,13 +265,19 @@ pub fn run(args: &SsccBenchArgs, print: &mut dyn FnMut(&str)) -> Result<(), Stri
         "{:>2} {:<7} {:<5} {:>11} {:>8} | {:>5} {:>9}   depth {}, then {} ms each",
         "#", "kind", "mode", "nodes", "ms", "depth", "nps", args.depth, args.movetime
     ));
-    // For each mode, each position's searches.
+    // For each mode, each position's searches, and where their fixed-depth
+    // trees went (`--features tree-stats` only).
     let mut measures: [Vec<Searched>; 2] = [Vec::new(), Vec::new()];
+    let mut trees = [TreeStats::default(); 2];
     for (index, bench_position) in positions.iter().enumerate() {
         for (mode, variant) in modes.into_iter().enumerate() {
             let root = bench_position.root(variant);
             let hash_mb = args.hash as usize;
+            tree_stats::take();
             let fixed_depth = measure(&root, hash_mb, Some(args.depth), None);
+            if let Some(tree) = tree_stats::take() {
+                trees[mode].add(&tree);
+            }
             let fixed_time = movetime.map(|movetime| measure(&root, hash_mb, None, Some(movetime)));
             let (depth, nps) = fixed_time.map_or(("-".to_string(), "-".to_string()), |timed| {
                 (timed.depth.to_string(), timed.nps().to_string())
@@ -316,6 +323,13 @@ pub fn run(args: &SsccBenchArgs, print: &mut dyn FnMut(&str)) -> Result<(), Stri
         ratio(2),
         ratio(3)
     ));
+    if tree_stats::take().is_some() {
+        for (mode, tree) in ["chess", "sscc"].iter().zip(trees) {
+            for line in tree.to_string().lines() {
+                print(&format!("tree {mode:<5} {line}"));
+            }
+        }
+    }
     let fixed_depth = || {
         measures
             .iter()
