@@ -291,17 +291,21 @@ impl Window {
 }
 
 /// The board moves a node has searched without a cut-off: a later cut-off
-/// lowers their histories.
+/// lowers their histories. A chain's move counts once, as its switch.
 #[derive(Default)]
 struct Tried {
     quiets: ArrayVec<Played, 256>,
     captures: ArrayVec<Move, 256>,
+    /// The quiet moves among them that close no chain, which late move
+    /// pruning counts.
+    plain_quiets: usize,
 }
 
 impl Tried {
-    fn add(&mut self, played: Played, quiet: bool, capture: bool) {
+    fn add(&mut self, played: Played, quiet: bool, capture: bool, chain: bool) {
         if quiet {
             let _ = self.quiets.try_push(played);
+            self.plain_quiets += usize::from(!chain);
         }
         if capture {
             let _ = self.captures.try_push(played.mv);
@@ -678,7 +682,7 @@ impl<'a> Worker<'a> {
                 && best_score > -MATE_BOUND
                 && depth <= 6
                 && static_eval.abs() < DECIDED
-                && tried.quiets.len() as i32 >= (3 + depth * depth) / (2 - i32::from(improving))
+                && tried.plain_quiets as i32 >= (3 + depth * depth) / (2 - i32::from(improving))
                 && !position.gives_check(mv)
                 && !chain
             {
@@ -704,6 +708,11 @@ impl<'a> Worker<'a> {
             }
             let quiet = !scored.tactical && !chain;
             let capture = scored.tactical && !chain;
+            // The histories see a chain's move as the board move it is, once:
+            // where its switch cuts, it is the move to try early next time.
+            let counted = action.switch || !chain;
+            let history_quiet = counted && !scored.tactical;
+            let history_capture = counted && scored.tactical;
             let played = Played::new(position, mv);
             let child = position.after(mv);
             self.shared.tt.prefetch(child.key());
@@ -728,7 +737,7 @@ impl<'a> Worker<'a> {
             let packed = action.pack();
             // A singularity test leaves its action out, though its move counts as tried.
             if singularity_test && packed == excluded {
-                tried.add(played, quiet, capture);
+                tried.add(played, history_quiet, history_capture, chain);
                 continue;
             }
             if packed == tt_action {
@@ -815,13 +824,13 @@ impl<'a> Worker<'a> {
                     if value >= beta {
                         tree_stats::count(Event::Cutoff(kind));
                         let bonus = 16 * depth * depth;
-                        if capture {
+                        if history_capture {
                             self.histories.captures.update(position, mv, bonus);
                         }
                         for &other in &tried.captures {
                             self.histories.captures.update(position, other, -bonus);
                         }
-                        if quiet {
+                        if history_quiet {
                             self.reward_quiet(us, contexts, played, bonus);
                             for &other in &tried.quiets {
                                 self.reward_quiet(us, contexts, other, -bonus);
@@ -840,7 +849,7 @@ impl<'a> Worker<'a> {
                     }
                 }
             }
-            tried.add(played, quiet, capture);
+            tried.add(played, history_quiet, history_capture, chain);
         }
         self.keys.pop();
         if best_score == -INFINITE {
