@@ -574,7 +574,7 @@ impl<'a> Worker<'a> {
             let reduction = 3 + depth / 4 + ((eval - beta) / 200).min(3);
             self.keys.push(position.key());
             self.stack[ply].played = None;
-            self.stack[ply + 1].switches_above = self.stack[ply].switches_above;
+            self.stack.enter(ply, false);
             self.enter_child(ply, position, &child);
             let value = -self.search(
                 &child,
@@ -753,8 +753,7 @@ impl<'a> Worker<'a> {
                 Some(rules) if action.switch => run_here.after_switch(position, mv, &rules),
                 _ => SwitchRun::default(),
             };
-            self.stack[ply + 1].switches_above =
-                self.stack[ply].switches_above + u32::from(action.switch);
+            self.stack.enter(ply, action.switch);
             let kind = match (action.switch, chain) {
                 (true, _) => Child::Switch,
                 (false, true) => Child::ChainStay,
@@ -902,11 +901,10 @@ impl<'a> Worker<'a> {
     ) -> i32 {
         self.stack[ply].pv.clear();
         self.count_node();
-        let switches_above = self.stack[ply].switches_above;
         tree_stats::count(Event::Quiescence {
-            below_switch: switches_above > 0,
+            below_switch: self.stack[ply].switches_above > 0,
         });
-        self.stack[ply + 1].switches_above = switches_above;
+        self.stack.enter(ply, false);
         if self.should_stop() {
             return 0;
         }
@@ -1151,7 +1149,7 @@ impl<'a> Worker<'a> {
             let child = position.after(action.mv);
             self.stack[0].played = Some(Played::new(position, action.mv));
             self.enter_child(0, position, &child);
-            self.stack[1].switches_above = u32::from(action.switch);
+            self.stack.enter(0, action.switch);
             let child_run = match self.rules() {
                 Some(rules) if action.switch => root.run.after_switch(position, action.mv, &rules),
                 _ => SwitchRun::default(),

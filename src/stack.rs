@@ -39,7 +39,8 @@ pub struct StackEntry {
     pub excluded: u16,
     /// The principal variation from here.
     pub pv: ArrayVec<Action, MAX_PLY>,
-    /// The switches on the line from the root to here (`tree_stats`).
+    /// The switches on the line from the root to here, kept only for the
+    /// tree counts (`--features tree-stats`).
     pub switches_above: u32,
 }
 
@@ -74,6 +75,15 @@ impl Default for Stack {
 }
 
 impl Stack {
+    /// Passes the count of switches above to the child at `ply + 1`,
+    /// reached by a switch or not; nothing unless the tree is counted.
+    #[inline(always)]
+    pub fn enter(&mut self, ply: usize, switch: bool) {
+        if cfg!(feature = "tree-stats") {
+            self[ply + 1].switches_above = self[ply].switches_above + u32::from(switch);
+        }
+    }
+
     /// Makes `action`, followed by the line from the next ply, the principal
     /// variation from `ply`.
     pub fn update_pv(&mut self, ply: usize, action: Action) {

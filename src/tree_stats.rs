@@ -33,6 +33,9 @@ pub enum Event {
     StandPatSwitch,
 }
 
+/// Whether this build counts (`--features tree-stats`).
+pub const ENABLED: bool = cfg!(feature = "tree-stats");
+
 /// Node counts by switches on the line: none, one, two, three or more.
 const NODE_BUCKETS: usize = 4;
 const COUNTS: usize = NODE_BUCKETS + 2 + 3 + 3 + 1;

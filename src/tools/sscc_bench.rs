@@ -323,7 +323,7 @@ pub fn run(args: &SsccBenchArgs, print: &mut dyn FnMut(&str)) -> Result<(), Stri
         ratio(2),
         ratio(3)
     ));
-    if tree_stats::take().is_some() {
+    if tree_stats::ENABLED {
         for (mode, tree) in ["chess", "sscc"].iter().zip(trees) {
             for line in tree.to_string().lines() {
                 print(&format!("tree {mode:<5} {line}"));
