@@ -313,6 +313,10 @@ impl Tried {
     }
 }
 
+/// How many plies shallower a switch below another switch is searched
+/// first, off the principal variation.
+const SWITCH_REDUCTION: i32 = 2;
+
 /// How much shallower a late quiet move is searched first: growing with the
 /// logarithms of the depth and of the move's place in the order.
 fn late_move_reduction(depth: i32, index: usize) -> i32 {
@@ -772,12 +776,24 @@ impl<'a> Worker<'a> {
                 search(self, new_depth, window)
             } else {
                 // Quiet moves, and captures that lose the exchange.
-                // Not a chain move's children: reducing them as plain
-                // moves reached 0.81 of chess's depth in `catena bench
-                // sscc` but lost 190-207-3 in SSCC games
-                // (docs/sscc-search.md).
+                // Not a chain move's stay, nor its switch but as below.
                 let reducible = quiet || (capture && scored.score < 0);
-                let reduction = if depth >= 3 && index >= 2 && reducible && !in_check {
+                let reduction = if action.switch {
+                    // Late switch reductions: a switch below an earlier
+                    // switch, off the principal variation, searched
+                    // shallower first. Lines with switches above are
+                    // nearly the whole SSCC tree (docs/sscc-search.md,
+                    // "Where the tree goes"), and inside a run every
+                    // switch of a node that fails low is searched, so each
+                    // step of a run multiplies the work. A first switch
+                    // keeps its depth: reducing every chain move lost
+                    // games (C41), reducing these did not (C56).
+                    if !pv_node && depth >= 3 && self.stack[ply].switches_above > 0 {
+                        SWITCH_REDUCTION.clamp(0, new_depth - 1)
+                    } else {
+                        0
+                    }
+                } else if depth >= 3 && index >= 2 && reducible && !in_check {
                     let base = late_move_reduction(depth, index)
                         - i32::from(pv_node)
                         - i32::from(gives_check);

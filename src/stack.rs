@@ -39,8 +39,8 @@ pub struct StackEntry {
     pub excluded: u16,
     /// The principal variation from here.
     pub pv: ArrayVec<Action, MAX_PLY>,
-    /// The switches on the line from the root to here, kept only for the
-    /// tree counts (`--features tree-stats`).
+    /// The switches on the line from the root to here: late switch
+    /// reductions and the tree counts (`--features tree-stats`) read it.
     pub switches_above: u32,
 }
 
@@ -76,12 +76,10 @@ impl Default for Stack {
 
 impl Stack {
     /// Passes the count of switches above to the child at `ply + 1`,
-    /// reached by a switch or not; nothing unless the tree is counted.
+    /// reached by a switch or not.
     #[inline(always)]
     pub fn enter(&mut self, ply: usize, switch: bool) {
-        if cfg!(feature = "tree-stats") {
-            self[ply + 1].switches_above = self[ply].switches_above + u32::from(switch);
-        }
+        self[ply + 1].switches_above = self[ply].switches_above + u32::from(switch);
     }
 
     /// Makes `action`, followed by the line from the next ply, the principal
