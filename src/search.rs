@@ -775,24 +775,23 @@ impl<'a> Worker<'a> {
                 };
                 search(self, new_depth, window)
             } else {
-                // Quiet moves, and captures that lose the exchange.
-                // Not a chain move's stay, nor its switch but as below.
+                // Late switch reductions: a switch below an earlier switch,
+                // off the principal variation, searched shallower first.
+                // Lines with switches above are nearly the whole SSCC tree
+                // (docs/sscc-search.md, "Where the tree goes"), and inside a
+                // run every switch of a node that fails low is searched, so
+                // each step of a run multiplies the work. A first switch
+                // keeps its depth: reducing every chain move lost games
+                // (C41), reducing these did not (C56).
+                // Otherwise quiet moves, and captures that lose the
+                // exchange; never a chain's stay.
                 let reducible = quiet || (capture && scored.score < 0);
-                let reduction = if action.switch {
-                    // Late switch reductions: a switch below an earlier
-                    // switch, off the principal variation, searched
-                    // shallower first. Lines with switches above are
-                    // nearly the whole SSCC tree (docs/sscc-search.md,
-                    // "Where the tree goes"), and inside a run every
-                    // switch of a node that fails low is searched, so each
-                    // step of a run multiplies the work. A first switch
-                    // keeps its depth: reducing every chain move lost
-                    // games (C41), reducing these did not (C56).
-                    if !pv_node && depth >= 3 && self.stack[ply].switches_above > 0 {
-                        SWITCH_REDUCTION.clamp(0, new_depth - 1)
-                    } else {
-                        0
-                    }
+                let reduction = if action.switch
+                    && !pv_node
+                    && depth >= 3
+                    && self.stack[ply].switches_above > 0
+                {
+                    SWITCH_REDUCTION.clamp(0, new_depth - 1)
                 } else if depth >= 3 && index >= 2 && reducible && !in_check {
                     let base = late_move_reduction(depth, index)
                         - i32::from(pv_node)
