@@ -11,8 +11,10 @@ The games of rounds 1 and 2 are a pair, 3 and 4 the next, and so on, as
 winning colour at the end (`WhiteAtEnd`, `BlackAtEnd` in SSCC, else `White`
 and `Black`). Prints for ENGINE the pentanomial counts (pairs scoring 0, 1/2,
 1, 3/2 and 2 points), the logistic Elo with its 95% interval and the LOS
-from the pairs, the games one by one, and with `--sprt` the log-likelihood
-ratio of the test over the pairs.
+from the pairs, the games one by one, how the pairs split 1-1 were won (both
+games by the player who started as White, or both by the one who started as
+Black), and with `--sprt` the log-likelihood ratio of the test over the
+pairs.
 """
 
 import lzma
@@ -55,8 +57,14 @@ def main(args):
         sprt, args = (float(args[1]), float(args[2])), args[3:]
     counts = [0] * 5
     wins = draws = losses = 0
+    # Pairs split 1-1: won by the player who started as White both times, or as Black.
+    split = {"White": 0, "Black": 0}
     for path in args:
-        by_round = {int(tags["Round"]): points(tags, engine) for tags in games(path)}
+        by_round = {}
+        started_white = {}
+        for tags in games(path):
+            by_round[int(tags["Round"])] = points(tags, engine)
+            started_white[int(tags["Round"])] = tags.get("White") == engine
         for score in by_round.values():
             wins += score == 1.0
             draws += score == 0.5
@@ -65,6 +73,9 @@ def main(args):
             pair = [by_round.get(first), by_round.get(first + 1)]
             if None not in pair:
                 counts[int(2 * sum(pair))] += 1
+                if sorted(pair) == [0.0, 1.0]:
+                    won_as_white = started_white[first] == (pair[0] == 1.0)
+                    split["White" if won_as_white else "Black"] += 1
     n = sum(counts)
     shares = [i / 4 for i in range(5)]
     score = sum(c * s for c, s in zip(counts, shares)) / n
@@ -74,6 +85,8 @@ def main(args):
     los = 0.5 * (1 + math.erf((score - 0.5) / deviation / math.sqrt(2)))
     print(f"{engine}: {wins}-{losses}-{draws} in games, {n} pairs, Ptnml(0-2) {counts}")
     print(f"Elo {elo(score):+.1f} ± {(elo(high) - elo(low)) / 2:.1f}, LOS {100 * los:.1f}%")
+    print(f"pairs split 1-1: {split['White']} won by the player who started as White, "
+          f"{split['Black']} by the one who started as Black")
     if sprt:
         s0, s1 = (1 / (1 + 10 ** (-e / 400)) for e in sprt)
         llr = n * (s1 - s0) * (2 * score - s0 - s1) / (2 * variance) if variance else 0.0
