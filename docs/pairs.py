@@ -82,7 +82,11 @@ def main(args):
     variance = sum(c * (s - score) ** 2 for c, s in zip(counts, shares)) / n
     deviation = math.sqrt(variance / n)
     low, high = score - Z_95 * deviation, score + Z_95 * deviation
-    los = 0.5 * (1 + math.erf((score - 0.5) / deviation / math.sqrt(2)))
+    # With every pair alike (say all split 1-1) there is no spread to weigh by.
+    if deviation > 0:
+        los = 0.5 * (1 + math.erf((score - 0.5) / deviation / math.sqrt(2)))
+    else:
+        los = 0.5 if score == 0.5 else float(score > 0.5)
     print(f"{engine}: {wins}-{losses}-{draws} in games, {n} pairs, Ptnml(0-2) {counts}")
     print(f"Elo {elo(score):+.1f} ± {(elo(high) - elo(low)) / 2:.1f}, LOS {100 * los:.1f}%")
     print(f"pairs split 1-1: {split['White']} won by the player who started as White, "
