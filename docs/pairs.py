@@ -3,7 +3,7 @@
 (docs/match.md, "Pairs" and "SPRT"), for matches played before it did.
 
 Usage:
-    python3 docs/pairs.py ENGINE [--sprt ELO0 ELO1] GAMES.pgn[.xz]...
+    python3 docs/pairs.py ENGINE [--sprt ELO0 ELO1] [--scores SCORES] GAMES.pgn[.xz]...
 
 The games of rounds 1 and 2 are a pair, 3 and 4 the next, and so on, as
 `catena match` plays each opening twice, colours reversed; several files
@@ -15,6 +15,13 @@ from the pairs, the games one by one, how the pairs split 1-1 were won (both
 games by the player who started as White, or both by the one who started as
 Black), and with `--sprt` the log-likelihood ratio of the test over the
 pairs.
+
+With `--scores`, the pairs are also counted by how the opening stood: SCORES
+is the output of `openings/make_sscc_openings.py CATENA --score EPD` for the
+openings file the games were played from (line N: opening N), and the pairs,
+file after file, are taken to be its openings in order. An opening is
+"decided" where Catena found a mate or scored beyond 1000 centipawns, else
+"open" (the test of openings/sscc-balanced.epd).
 """
 
 import lzma
@@ -50,11 +57,28 @@ def elo(score):
     return -400 * math.log10(1 / score - 1) if 0 < score < 1 else math.nan
 
 
+def verdicts(path):
+    """Opening number -> "decided" or "open", from `make_sscc_openings.py --score`."""
+    classes = {}
+    with open(path) as file:
+        for line in file:
+            number, kind, value = line.split()
+            decided = kind == "mate" or abs(int(value)) > 1000
+            classes[int(number)] = "decided" if decided else "open"
+    return classes
+
+
 def main(args):
     engine, args = args[0], args[1:]
-    sprt = None
-    if args[:1] == ["--sprt"]:
-        sprt, args = (float(args[1]), float(args[2])), args[3:]
+    sprt = scores = None
+    while args[:1] in (["--sprt"], ["--scores"]):
+        if args[0] == "--sprt":
+            sprt, args = (float(args[1]), float(args[2])), args[3:]
+        else:
+            scores, args = verdicts(args[1]), args[2:]
+    # Pairs by how their opening stood: kind -> the five pentanomial counts.
+    by_kind = {"decided": [0] * 5, "open": [0] * 5}
+    opening = 0
     counts = [0] * 5
     wins = draws = losses = 0
     # Pairs split 1-1: won by the player who started as White both times, or as Black.
@@ -71,8 +95,11 @@ def main(args):
             losses += score == 0.0
         for first in range(1, max(by_round) + 1, 2):
             pair = [by_round.get(first), by_round.get(first + 1)]
+            opening += 1
             if None not in pair:
                 counts[int(2 * sum(pair))] += 1
+                if scores and opening in scores:
+                    by_kind[scores[opening]][int(2 * sum(pair))] += 1
                 if sorted(pair) == [0.0, 1.0]:
                     won_as_white = started_white[first] == (pair[0] == 1.0)
                     split["White" if won_as_white else "Black"] += 1
@@ -91,6 +118,9 @@ def main(args):
     print(f"Elo {elo(score):+.1f} ± {(elo(high) - elo(low)) / 2:.1f}, LOS {100 * los:.1f}%")
     print(f"pairs split 1-1: {split['White']} won by the player who started as White, "
           f"{split['Black']} by the one who started as Black")
+    if scores:
+        for kind, kind_counts in by_kind.items():
+            print(f"{kind} openings: {sum(kind_counts)} pairs, Ptnml(0-2) {kind_counts}")
     if sprt:
         s0, s1 = (1 / (1 + 10 ** (-e / 400)) for e in sprt)
         llr = n * (s1 - s0) * (2 * score - s0 - s1) / (2 * variance) if variance else 0.0

@@ -20,9 +20,9 @@ WANTED = 200
 PLIES = 8
 
 
-def walk(rng, engine):
+def walk(rng, engine, plies=PLIES):
     board = chess.Board()
-    for _ in range(PLIES):
+    for _ in range(plies):
         infos = engine.analyse(board, chess.engine.Limit(depth=8), multipv=5)
         best = infos[0]["score"].relative.score(mate_score=100_000)
         choices = [info["pv"][0] for info in infos

@@ -1,0 +1,148 @@
+#!/usr/bin/env python3
+"""Builds openings/sscc-balanced.epd: start positions for SSCC matches in which
+neither player is already winning.
+
+Most of openings/balanced.epd are decided in SSCC before the first move: the
+player to move closes a chain at once and starts a run that wins, whoever
+plays (docs/sscc-search.md, "Decided openings"). Such a pair is split 1-1
+between any two engines that find the run, and tells nothing about them.
+Here each candidate is made as in openings/make_openings.py (a seeded walk of
+PLIES plies among Stockfish's near-best moves, kept when Stockfish scores it
+within 50 centipawns of equal at depth 12), then searched by Catena in SSCC
+(`UCI_Variant sscc`, one thread, Hash 64, `go nodes NODES`, so the choice
+does not depend on the machine), and kept when Catena finds no mate and
+scores it within LIMIT centipawns of equal. JOBS walks run at once, with
+seeds SEED, SEED + 1, ..., each keeping its share of the COUNT.
+
+Usage: openings/make_sscc_openings.py CATENA [--count N] [--plies P] [--nodes N]
+       [--limit CP] [--seed S] [--jobs J] [--stockfish PATH] [--out FILE]
+       openings/make_sscc_openings.py CATENA --score EPD [--nodes N]
+(needs `pip install chess`). Prints each kept position with its score to
+stderr as it goes, and how many candidates were tried. With --score, writes
+nothing but prints Catena's verdict on each position of EPD (its line number,
+then `cp N` or `mate N`), as docs/pairs.py --scores reads it.
+"""
+
+import argparse
+import multiprocessing
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import chess
+import chess.engine
+
+from make_openings import walk
+
+
+class Catena:
+    """Catena in SSCC mode over plain UCI (python-chess would set UCI_Variant
+    to its board's variant, chess)."""
+
+    def __init__(self, path):
+        self.process = subprocess.Popen([path], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                        text=True, bufsize=1)
+        for command in ["uci", "setoption name UCI_Variant value sscc",
+                        "setoption name Hash value 64", "isready"]:
+            self.send(command)
+        self.wait_for("readyok")
+
+    def send(self, command):
+        self.process.stdin.write(command + "\n")
+        self.process.stdin.flush()
+
+    def wait_for(self, prefix):
+        """The lines read up to and including the first that starts with `prefix`."""
+        lines = []
+        while not lines or not lines[-1].startswith(prefix):
+            line = self.process.stdout.readline()
+            if not line:
+                raise RuntimeError("Catena exited")
+            lines.append(line.strip())
+        return lines
+
+    def verdict(self, board, nodes):
+        """The SSCC score for the side to move: ("cp", centipawns) or ("mate", moves)."""
+        self.send("ucinewgame")
+        self.send(f"position fen {board.fen()}")
+        self.send(f"go nodes {nodes}")
+        infos = [line.split() for line in self.wait_for("bestmove") if " score " in line]
+        words = infos[-1]
+        kind, value = words[words.index("score") + 1: words.index("score") + 3]
+        return kind, int(value)
+
+    def score(self, board, nodes):
+        """The SSCC score for the side to move in centipawns, or None on a mate."""
+        kind, value = self.verdict(board, nodes)
+        return None if kind == "mate" else value
+
+    def quit(self):
+        self.send("quit")
+        self.process.wait()
+
+
+def generate(args, seed, count):
+    """`count` openings from the walks of seed `seed`, and the candidates tried."""
+    rng = random.Random(seed)
+    kept, seen, tried = [], set(), 0
+    catena = Catena(args.catena)
+    with chess.engine.SimpleEngine.popen_uci(args.stockfish) as stockfish:
+        stockfish.configure({"Threads": 1, "Hash": 64})
+        while len(kept) < count:
+            board = walk(rng, stockfish, args.plies)
+            if board.epd() in seen or board.is_game_over():
+                continue
+            seen.add(board.epd())
+            tried += 1
+            chess_score = stockfish.analyse(board, chess.engine.Limit(depth=12))["score"].white()
+            if chess_score.is_mate() or abs(chess_score.score()) > 50:
+                continue
+            score = catena.score(board, args.nodes)
+            if score is not None and abs(score) <= args.limit:
+                kept.append(board.epd())
+                print(f"seed {seed}: {len(kept)}/{tried} {board.epd()} sscc {score:+d}",
+                      file=sys.stderr, flush=True)
+    catena.quit()
+    return kept, tried
+
+
+def score_file(args):
+    """Prints Catena's SSCC verdict on every line of an EPD file: its number, and
+    `mate N` or `cp N` for the side to move."""
+    catena = Catena(args.catena)
+    for number, line in enumerate(Path(args.score).read_text().splitlines(), 1):
+        board = chess.Board(" ".join(line.split()[:4]) + " 0 1")
+        print(number, *catena.verdict(board, args.nodes), flush=True)
+    catena.quit()
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("catena")
+    parser.add_argument("--count", type=int, default=200)
+    parser.add_argument("--plies", type=int, default=8)
+    parser.add_argument("--nodes", type=int, default=1_000_000)
+    parser.add_argument("--limit", type=int, default=1000)
+    parser.add_argument("--seed", type=int, default=11)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--stockfish", default="/usr/games/stockfish")
+    parser.add_argument("--out", default=str(Path(__file__).resolve().parent / "sscc-balanced.epd"))
+    parser.add_argument("--score", metavar="EPD",
+                        help="only print Catena's verdict on each line of EPD")
+    args = parser.parse_args()
+    if args.score:
+        score_file(args)
+        return
+
+    # Job j walks with seed + j and keeps its share; the shares are joined in job order.
+    shares = [args.count // args.jobs + (j < args.count % args.jobs) for j in range(args.jobs)]
+    with multiprocessing.Pool(args.jobs) as pool:
+        results = pool.starmap(generate, [(args, args.seed + j, n) for j, n in enumerate(shares)])
+    kept = [epd for share, _ in results for epd in share]
+    Path(args.out).write_text("\n".join(kept) + "\n")
+    print(f"kept {len(kept)} of {sum(tried for _, tried in results)} candidates", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
