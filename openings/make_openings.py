@@ -31,6 +31,12 @@ def walk(rng, engine, plies=PLIES):
     return board
 
 
+def balanced(engine, board):
+    """Whether Stockfish at depth 12 scores the position within 50 centipawns of equal."""
+    score = engine.analyse(board, chess.engine.Limit(depth=12))["score"].white()
+    return not score.is_mate() and abs(score.score()) <= 50
+
+
 def main():
     stockfish = sys.argv[1] if len(sys.argv) > 1 else "/usr/games/stockfish"
     rng = random.Random(7)
@@ -42,8 +48,7 @@ def main():
             if board.epd() in seen or board.is_game_over():
                 continue
             seen.add(board.epd())
-            score = engine.analyse(board, chess.engine.Limit(depth=12))["score"].white()
-            if not score.is_mate() and abs(score.score()) <= 50:
+            if balanced(engine, board):
                 kept.append(board.epd())
     path = Path(__file__).resolve().parent / "balanced.epd"
     path.write_text("\n".join(kept) + "\n")

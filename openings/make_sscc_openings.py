@@ -33,7 +33,7 @@ from pathlib import Path
 import chess
 import chess.engine
 
-from make_openings import walk
+from make_openings import balanced, walk
 
 
 class Catena:
@@ -72,11 +72,6 @@ class Catena:
         kind, value = words[words.index("score") + 1: words.index("score") + 3]
         return kind, int(value)
 
-    def score(self, board, nodes):
-        """The SSCC score for the side to move in centipawns, or None on a mate."""
-        kind, value = self.verdict(board, nodes)
-        return None if kind == "mate" else value
-
     def quit(self):
         self.send("quit")
         self.process.wait()
@@ -95,11 +90,10 @@ def generate(args, seed, count):
                 continue
             seen.add(board.epd())
             tried += 1
-            chess_score = stockfish.analyse(board, chess.engine.Limit(depth=12))["score"].white()
-            if chess_score.is_mate() or abs(chess_score.score()) > 50:
+            if not balanced(stockfish, board):
                 continue
-            score = catena.score(board, args.nodes)
-            if score is not None and abs(score) <= args.limit:
+            kind, score = catena.verdict(board, args.nodes)
+            if kind == "cp" and abs(score) <= args.limit:
                 kept.append(board.epd())
                 print(f"seed {seed}: {len(kept)}/{tried} {board.epd()} sscc {score:+d}",
                       file=sys.stderr, flush=True)
