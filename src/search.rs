@@ -334,7 +334,7 @@ fn late_move_reduction(depth: i32, index: usize) -> i32 {
 
 /// Beyond this evaluation the game is decided and the network's output says
 /// little more: its training target, a logistic of the score, is flat there.
-const DECIDED: i32 = 1500;
+pub const DECIDED: i32 = 1500;
 
 /// A player this far ahead at the horizon keeps its army without looking at
 /// switches: the other army is worth about the negation.

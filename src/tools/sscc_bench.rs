@@ -5,8 +5,9 @@
 //! games. Each is searched in chess mode and in sscc mode, from an empty
 //! table and fresh histories: once to a fixed depth (nodes and time; the
 //! node total is a signature, the same on any machine) and once for a fixed
-//! time (the depth completed and the nodes per second). The medians and the
-//! sscc/chess ratios close the report.
+//! time (the depth completed, the nodes per second and the score). The
+//! medians, the sscc/chess ratios and how many positions each mode already
+//! calls decided close the report.
 
 use std::fmt;
 use std::str::FromStr;
@@ -188,6 +189,8 @@ struct Measure {
     nodes: u64,
     time: Duration,
     depth: i32,
+    /// For the player to move, as the search's `score`.
+    score: i32,
 }
 
 impl Measure {
@@ -236,6 +239,15 @@ fn measure(root: &Root, hash_mb: usize, depth: Option<i32>, movetime: Option<Dur
         nodes: result.nodes,
         time: started.elapsed(),
         depth: result.depth,
+        score: result.score,
+    }
+}
+
+/// A score as `info` writes it: `cp N` or `mate N`.
+fn score_text(score: i32) -> String {
+    match search::uci_score(score) {
+        (_, Some(moves)) => format!("mate {moves}"),
+        (centipawns, None) => format!("cp {}", centipawns.unwrap_or(0)),
     }
 }
 
@@ -262,8 +274,8 @@ pub fn run(args: &SsccBenchArgs, print: &mut dyn FnMut(&str)) -> Result<(), Stri
     let modes = [Variant::Chess, Variant::Sscc(Rules::default())];
     let movetime = (args.movetime > 0).then(|| Duration::from_millis(args.movetime));
     print(&format!(
-        "{:>2} {:<7} {:<5} {:>11} {:>8} | {:>5} {:>9}   depth {}, then {} ms each",
-        "#", "kind", "mode", "nodes", "ms", "depth", "nps", args.depth, args.movetime
+        "{:>2} {:<7} {:<5} {:>11} {:>8} | {:>5} {:>9} {:>10}   depth {}, then {} ms each",
+        "#", "kind", "mode", "nodes", "ms", "depth", "nps", "score", args.depth, args.movetime
     ));
     // For each mode, each position's searches, and where their fixed-depth
     // trees went (`--features tree-stats` only).
@@ -279,11 +291,18 @@ pub fn run(args: &SsccBenchArgs, print: &mut dyn FnMut(&str)) -> Result<(), Stri
                 trees[mode].add(&tree);
             }
             let fixed_time = movetime.map(|movetime| measure(&root, hash_mb, None, Some(movetime)));
-            let (depth, nps) = fixed_time.map_or(("-".to_string(), "-".to_string()), |timed| {
-                (timed.depth.to_string(), timed.nps().to_string())
-            });
+            let (depth, nps, score) = fixed_time.map_or_else(
+                || ("-".to_string(), "-".to_string(), "-".to_string()),
+                |timed| {
+                    (
+                        timed.depth.to_string(),
+                        timed.nps().to_string(),
+                        score_text(timed.score),
+                    )
+                },
+            );
             print(&format!(
-                "{:>2} {:<7} {:<5} {:>11} {:>8} | {:>5} {:>9}   {}",
+                "{:>2} {:<7} {:<5} {:>11} {:>8} | {:>5} {:>9} {:>10}   {}",
                 index + 1,
                 bench_position.kind,
                 if mode == 0 { "chess" } else { "sscc" },
@@ -291,6 +310,7 @@ pub fn run(args: &SsccBenchArgs, print: &mut dyn FnMut(&str)) -> Result<(), Stri
                 fixed_depth.time.as_millis(),
                 depth,
                 nps,
+                score,
                 bench_position.id
             ));
             measures[mode].push(Searched {
@@ -323,6 +343,24 @@ pub fn run(args: &SsccBenchArgs, print: &mut dyn FnMut(&str)) -> Result<(), Stri
         ratio(2),
         ratio(3)
     ));
+    if movetime.is_some() {
+        // A search that ends beyond `DECIDED` sees the game won or lost
+        // already: its depth measures a hunt through runs for the mate,
+        // not the choice of a move in a game still open.
+        let decided = measures.each_ref().map(|runs| {
+            runs.iter()
+                .filter_map(|searched| searched.fixed_time)
+                .filter(|timed| timed.score.abs() >= search::DECIDED)
+                .count()
+        });
+        print(&format!(
+            "decided (mate, or {} cp or more either way) chess {} sscc {} of {}",
+            search::DECIDED,
+            decided[0],
+            decided[1],
+            positions.len()
+        ));
+    }
     if tree_stats::ENABLED {
         for (mode, tree) in ["chess", "sscc"].iter().zip(trees) {
             for line in tree.to_string().lines() {
