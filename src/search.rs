@@ -340,10 +340,6 @@ pub const DECIDED: i32 = 1500;
 /// switches: the other army is worth about the negation.
 const AHEAD_ENOUGH_TO_STAY: i32 = 150;
 
-/// How far below alpha, per ply of depth, a shallow node's evaluation must
-/// be before quiescence alone decides it.
-const RAZOR_MARGIN: i32 = 250;
-
 impl<'a> Worker<'a> {
     fn new(id: usize, shared: &'a Shared<'a>, root: &Root, histories: Histories) -> Worker<'a> {
         let network: &'static Network = match root.variant {
@@ -570,22 +566,6 @@ impl<'a> Worker<'a> {
             && eval - 90 * (depth - i32::from(improving)) >= beta
         {
             return eval;
-        }
-
-        // Razoring: so far below alpha that only a capture or a switch could
-        // lift it. Quiescence searches the captures and its stand pat weighs
-        // the switches; where even it stays at or below alpha the node fails
-        // low without its quiet moves. In SSCC, where quiescence already holds
-        // most of the tree, this is the cut that deepens the search most.
-        if prunable_node
-            && depth <= 3
-            && eval.abs() < DECIDED
-            && eval + RAZOR_MARGIN * depth < alpha
-        {
-            let value = self.quiescence(position, run, alpha, alpha + 1, ply);
-            if value <= alpha {
-                return value;
-            }
         }
 
         if prunable_node
