@@ -62,6 +62,8 @@ const SWITCH_SCORE: i32 = 900_000;
 const KILLER_SCORE: [i32; 2] = [800_000, 790_000];
 const COUNTER_SCORE: i32 = 780_000;
 const BAD_TACTICAL: i32 = -1_000_000;
+/// After every capture, in a quiescence search that tries checks.
+const QUIET_CHECK_SCORE: i32 = BAD_TACTICAL - 1_000_000;
 
 /// Whether `mv` captures or promotes.
 pub fn is_tactical(position: &Position, mv: Move) -> bool {
@@ -222,6 +224,22 @@ impl<'a> MovePicker<'a> {
                 action: Action::stay(mv),
                 score: tactical_score(position, mv, captures),
                 tactical: true,
+                chain: false,
+            });
+        }
+    }
+
+    /// Adds the quiet moves that give check, after the captures: for a
+    /// quiescence search that must see a quiet mate.
+    pub fn add_quiet_checks(&mut self, position: &Position) {
+        for mv in position.legal_moves() {
+            if is_tactical(position, mv) || !position.gives_check(mv) {
+                continue;
+            }
+            self.actions.push(Scored {
+                action: Action::stay(mv),
+                score: QUIET_CHECK_SCORE,
+                tactical: false,
                 chain: false,
             });
         }

@@ -340,6 +340,10 @@ pub const DECIDED: i32 = 1500;
 /// switches: the other army is worth about the negation.
 const AHEAD_ENOUGH_TO_STAY: i32 = 150;
 
+/// How far below alpha, per ply of depth, a shallow node's evaluation must
+/// be before quiescence alone decides it.
+const RAZOR_MARGIN: i32 = 250;
+
 impl<'a> Worker<'a> {
     fn new(id: usize, shared: &'a Shared<'a>, root: &Root, histories: Histories) -> Worker<'a> {
         let network: &'static Network = match root.variant {
@@ -467,7 +471,7 @@ impl<'a> Worker<'a> {
         self.stack[ply].pv.clear();
         let in_check = position.in_check();
         if depth <= 0 && !in_check {
-            return self.quiescence(position, run, alpha, beta, ply);
+            return self.quiescence(position, run, alpha, beta, ply, false);
         }
         self.count_node();
         tree_stats::count(Event::Node {
@@ -566,6 +570,26 @@ impl<'a> Worker<'a> {
             && eval - 90 * (depth - i32::from(improving)) >= beta
         {
             return eval;
+        }
+
+        // Razoring: so far below alpha that only a capture or a switch could
+        // lift it. Quiescence searches the captures and its stand pat weighs
+        // the switches; where even it stays at or below alpha the node fails
+        // low without its quiet moves. In SSCC, where quiescence already holds
+        // most of the tree, this is the cut that deepens the search most.
+        // Inside a run the verdict also weighs quiet checks: the player has
+        // just taken the other army, perhaps for a quiet mate that captures
+        // alone never see (`switches_into_a_mate_in_sscc_only`).
+        if prunable_node
+            && depth <= 3
+            && eval.abs() < DECIDED
+            && eval + RAZOR_MARGIN * depth < alpha
+        {
+            let checks = run.switches() > 0;
+            let value = self.quiescence(position, run, alpha, alpha + 1, ply, checks);
+            if value <= alpha {
+                return value;
+            }
         }
 
         if prunable_node
@@ -906,6 +930,8 @@ impl<'a> Worker<'a> {
         best_score
     }
 
+    /// Captures only, to a quiet position; with `checks`, the quiet moves
+    /// that give check too, at this ply only (a razored node inside a run).
     fn quiescence(
         &mut self,
         position: &Position,
@@ -913,6 +939,7 @@ impl<'a> Worker<'a> {
         mut alpha: i32,
         beta: i32,
         ply: usize,
+        checks: bool,
     ) -> i32 {
         self.stack[ply].pv.clear();
         self.count_node();
@@ -932,7 +959,9 @@ impl<'a> Worker<'a> {
         }
         let key = position.key() ^ run_key(run);
         let entry = self.shared.tt.probe(key);
+        // A stored verdict may come from a search without the checks.
         if let Some(entry) = entry
+            && !checks
             && let Some(score) = tt_cutoff(&entry, ply, alpha, beta)
         {
             return score;
@@ -959,12 +988,15 @@ impl<'a> Worker<'a> {
             alpha = alpha.max(stand_pat);
             best = stand_pat;
             picker.add_tactical(position, &self.histories.captures);
+            if checks {
+                picker.add_quiet_checks(position);
+            }
         }
         let original_alpha = alpha;
         let mut best_action = None;
         for scored in picker.by_ref() {
             let mv = scored.action.mv;
-            if !in_check {
+            if !in_check && scored.tactical {
                 if !see_at_least(position, mv, 0) {
                     continue;
                 }
@@ -980,7 +1012,8 @@ impl<'a> Worker<'a> {
             let child = position.after(mv);
             self.shared.tt.prefetch(child.key());
             self.enter_child(ply, position, &child);
-            let value = -self.quiescence(&child, SwitchRun::default(), -beta, -alpha, ply + 1);
+            let value =
+                -self.quiescence(&child, SwitchRun::default(), -beta, -alpha, ply + 1, false);
             if self.should_stop() {
                 return 0;
             }
