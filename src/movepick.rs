@@ -214,35 +214,37 @@ impl<'a> MovePicker<'a> {
         }
     }
 
-    /// Adds the captures and queen promotions, for quiescence search; every one staying.
-    pub fn add_tactical(&mut self, position: &Position, captures: &CaptureHistory) {
+    /// Adds the captures and queen promotions, for quiescence search; every
+    /// one staying. With `quiet_checks`, the quiet moves that give check too,
+    /// after every capture: for a quiescence search that must see a quiet mate.
+    pub fn add_tactical(
+        &mut self,
+        position: &Position,
+        captures: &CaptureHistory,
+        quiet_checks: bool,
+    ) {
+        // The checks wait for the captures' end, in the order generated.
+        let mut checks: ArrayVec<Move, 256> = ArrayVec::new();
         for mv in position.legal_moves() {
-            if !is_tactical(position, mv) || mv.promotion().is_some_and(|p| p != Piece::Queen) {
-                continue;
+            if is_tactical(position, mv) {
+                if mv.promotion().is_none_or(|p| p == Piece::Queen) {
+                    self.actions.push(Scored {
+                        action: Action::stay(mv),
+                        score: tactical_score(position, mv, captures),
+                        tactical: true,
+                        chain: false,
+                    });
+                }
+            } else if quiet_checks && position.gives_check(mv) {
+                checks.push(mv);
             }
-            self.actions.push(Scored {
-                action: Action::stay(mv),
-                score: tactical_score(position, mv, captures),
-                tactical: true,
-                chain: false,
-            });
         }
-    }
-
-    /// Adds the quiet moves that give check, after the captures: for a
-    /// quiescence search that must see a quiet mate.
-    pub fn add_quiet_checks(&mut self, position: &Position) {
-        for mv in position.legal_moves() {
-            if is_tactical(position, mv) || !position.gives_check(mv) {
-                continue;
-            }
-            self.actions.push(Scored {
-                action: Action::stay(mv),
-                score: QUIET_CHECK_SCORE,
-                tactical: false,
-                chain: false,
-            });
-        }
+        self.actions.extend(checks.into_iter().map(|mv| Scored {
+            action: Action::stay(mv),
+            score: QUIET_CHECK_SCORE,
+            tactical: false,
+            chain: false,
+        }));
     }
 
     pub fn len(&self) -> usize {

@@ -987,10 +987,7 @@ impl<'a> Worker<'a> {
             }
             alpha = alpha.max(stand_pat);
             best = stand_pat;
-            picker.add_tactical(position, &self.histories.captures);
-            if checks {
-                picker.add_quiet_checks(position);
-            }
+            picker.add_tactical(position, &self.histories.captures, checks);
         }
         let original_alpha = alpha;
         let mut best_action = None;
