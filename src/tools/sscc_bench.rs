@@ -360,6 +360,32 @@ pub fn run(args: &SsccBenchArgs, print: &mut dyn FnMut(&str)) -> Result<(), Stri
             decided[1],
             positions.len()
         ));
+        // Once a mate is found the search hunts the other moves for a
+        // faster one, or runs up the depth at once: the medians without
+        // the positions whose sscc search ends in a mate show the rest.
+        let open: Vec<usize> = (0..positions.len())
+            .filter(|&index| {
+                measures[1][index]
+                    .fixed_time
+                    .is_some_and(|timed| timed.score.abs() < search::MATE_BOUND)
+            })
+            .collect();
+        let depth = |mode: usize| {
+            median(
+                open.iter()
+                    .filter_map(|&index| measures[mode][index].fixed_time)
+                    .map(|timed| f64::from(timed.depth))
+                    .collect(),
+            )
+        };
+        print(&format!(
+            "without a mate in sscc ({} of {}): median depth chess {:.1} sscc {:.1}, ratio {:.2}",
+            open.len(),
+            positions.len(),
+            depth(0),
+            depth(1),
+            depth(1) / depth(0).max(f64::MIN_POSITIVE)
+        ));
     }
     if tree_stats::ENABLED {
         for (mode, tree) in ["chess", "sscc"].iter().zip(trees) {
