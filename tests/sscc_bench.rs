@@ -168,3 +168,54 @@ fn make_sscc_bench() {
     std::fs::write("src/tools/sscc_bench.epd", &out).expect("the bench file is writable");
     print!("{out}");
 }
+
+/// The report's medians without mates leave out exactly the positions
+/// whose sscc search ends in a mate: their count and depths are those of
+/// the report's own lines.
+#[test]
+fn the_medians_without_mates_leave_out_the_found_mates() {
+    let args = sscc_bench::SsccBenchArgs {
+        depth: 1,
+        movetime: 5,
+        hash: 1,
+    };
+    let mut lines = Vec::new();
+    sscc_bench::run(&args, &mut |line| lines.push(line.to_string())).unwrap();
+    // `index kind mode nodes ms | depth nps cp|mate value id`
+    let rows: Vec<Vec<&str>> = lines
+        .iter()
+        .map(|line| line.split_whitespace().collect::<Vec<_>>())
+        .filter(|tokens| tokens.len() > 9 && tokens[0].parse::<usize>().is_ok())
+        .collect();
+    let open: Vec<&str> = rows
+        .iter()
+        .filter(|tokens| tokens[2] == "sscc" && tokens[8] == "cp")
+        .map(|tokens| tokens[0])
+        .collect();
+    assert!(!open.is_empty(), "{lines:#?}");
+    let median = |mode: &str| {
+        let mut depths: Vec<f64> = rows
+            .iter()
+            .filter(|tokens| tokens[2] == mode && open.contains(&tokens[0]))
+            .map(|tokens| tokens[6].parse().unwrap())
+            .collect();
+        depths.sort_by(f64::total_cmp);
+        let n = depths.len();
+        if n % 2 == 1 {
+            depths[n / 2]
+        } else {
+            (depths[n / 2 - 1] + depths[n / 2]) / 2.0
+        }
+    };
+    let expected = format!(
+        "without a mate in sscc ({} of {}): median depth chess {:.1} sscc {:.1}",
+        open.len(),
+        rows.len() / 2,
+        median("chess"),
+        median("sscc")
+    );
+    assert!(
+        lines.iter().any(|line| line.starts_with(&expected)),
+        "{expected} not in {lines:#?}"
+    );
+}
