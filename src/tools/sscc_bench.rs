@@ -258,6 +258,11 @@ struct Searched {
     fixed_time: Option<Measure>,
 }
 
+/// The sscc figure over the chess one (0 where chess's is 0).
+fn ratio(sscc: f64, chess: f64) -> f64 {
+    sscc / chess.max(f64::MIN_POSITIVE)
+}
+
 fn median(mut values: Vec<f64>) -> f64 {
     values.sort_by(f64::total_cmp);
     match values.len() {
@@ -335,13 +340,13 @@ pub fn run(args: &SsccBenchArgs, print: &mut dyn FnMut(&str)) -> Result<(), Stri
             figures[0], figures[1], figures[2], figures[3]
         ));
     }
-    let ratio = |figure: usize| medians[1][figure] / medians[0][figure].max(f64::MIN_POSITIVE);
+    let median_ratio = |figure: usize| ratio(medians[1][figure], medians[0][figure]);
     print(&format!(
         "ratio sscc/chess nodes {:.2} ms {:.2} | depth {:.2} nps {:.2}",
-        ratio(0),
-        ratio(1),
-        ratio(2),
-        ratio(3)
+        median_ratio(0),
+        median_ratio(1),
+        median_ratio(2),
+        median_ratio(3)
     ));
     if movetime.is_some() {
         // A search that ends beyond `DECIDED` sees the game won or lost
@@ -370,21 +375,19 @@ pub fn run(args: &SsccBenchArgs, print: &mut dyn FnMut(&str)) -> Result<(), Stri
                     .is_some_and(|timed| timed.score.abs() < search::MATE_BOUND)
             })
             .collect();
-        let depth = |mode: usize| {
+        let [chess, sscc] = measures.each_ref().map(|runs| {
             median(
                 open.iter()
-                    .filter_map(|&index| measures[mode][index].fixed_time)
+                    .filter_map(|&index| runs[index].fixed_time)
                     .map(|timed| f64::from(timed.depth))
                     .collect(),
             )
-        };
+        });
         print(&format!(
-            "without a mate in sscc ({} of {}): median depth chess {:.1} sscc {:.1}, ratio {:.2}",
+            "without a mate in sscc ({} of {}): median depth chess {chess:.1} sscc {sscc:.1}, ratio {:.2}",
             open.len(),
             positions.len(),
-            depth(0),
-            depth(1),
-            depth(1) / depth(0).max(f64::MIN_POSITIVE)
+            ratio(sscc, chess)
         ));
     }
     if tree_stats::ENABLED {
