@@ -497,6 +497,13 @@ impl<'a> Worker<'a> {
             if alpha >= beta {
                 return alpha;
             }
+            // Mate horizon: a player not in check cannot be mated on this
+            // ply, nor on the next (the other player's, or its own after a
+            // switch, which it need not take): a window that only such a
+            // mate could fall below is already held.
+            if !in_check && beta <= -MATE + ply as i32 + 2 {
+                return -MATE + ply as i32 + 2;
+            }
         }
         let depth = depth.max(1);
 
@@ -700,6 +707,17 @@ impl<'a> Worker<'a> {
             let action = scored.action;
             let mv = action.mv;
             let chain = scored.chain;
+            // Mate horizon: where only a mate within two plies beats alpha,
+            // a mate on the next ply needs a check, and one two plies on a
+            // check or a switch (the player moves again and checks): every
+            // other action is skipped. A checking chain's switch is kept
+            // even one ply from the horizon, where it cannot mate in time
+            // (its child returns at once), as its stay finds the hidden
+            // layer that the switch wrote.
+            let mate_plies = MATE - 1 - alpha - ply as i32;
+            if mate_plies <= 2 && !(position.gives_check(mv) || mate_plies == 2 && action.switch) {
+                continue;
+            }
             // Late move pruning of quiet moves near the leaves; not in a
             // decided position, where the quiet move that mates may come late,
             // not a check (after a switch the mover plays again, and the
