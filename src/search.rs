@@ -174,6 +174,20 @@ fn tt_cutoff(entry: &Entry, ply: usize, alpha: i32, beta: i32) -> Option<i32> {
     settles.then_some(score)
 }
 
+/// The plies from `ply` within which a mate must fall for the node's
+/// value to leave the window `alpha..beta`: where alpha is a mate for the
+/// player to move (only a faster one beats it), or beta a mate against it
+/// (only one as fast keeps it below). `None` in an ordinary window.
+fn mate_horizon(alpha: i32, beta: i32, ply: usize) -> Option<i32> {
+    if alpha >= MATE_BOUND {
+        Some(MATE - 1 - alpha - ply as i32)
+    } else if beta <= -MATE_BOUND {
+        Some(MATE - 1 + beta - ply as i32)
+    } else {
+        None
+    }
+}
+
 fn score_from_tt(score: i32, ply: usize) -> i32 {
     if score >= MATE_BOUND {
         score - ply as i32
@@ -505,7 +519,17 @@ impl<'a> Worker<'a> {
                 return -MATE + ply as i32 + 2;
             }
         }
-        let depth = depth.max(1);
+        // Mate horizon: where only a mate within some plies can move the
+        // node out of its window, a search deeper than those plies finds
+        // nothing more. Held to them, a node keeps its depth from one
+        // iteration to the next, and the table's verdicts of the last one
+        // serve again: once a mate is found, each further iteration costs
+        // little, as in chess.
+        let depth = match mate_horizon(alpha, beta, ply) {
+            Some(plies) => depth.min(plies),
+            None => depth,
+        }
+        .max(1);
 
         let key = position.key() ^ run_key(run);
         let excluded = self.stack[ply].excluded;
@@ -714,8 +738,11 @@ impl<'a> Worker<'a> {
             // even one ply from the horizon, where it cannot mate in time
             // (its child returns at once), as its stay finds the hidden
             // layer that the switch wrote.
-            let mate_plies = MATE - 1 - alpha - ply as i32;
-            if mate_plies <= 2 && !(position.gives_check(mv) || mate_plies == 2 && action.switch) {
+            if alpha >= MATE_BOUND
+                && let Some(plies) = mate_horizon(alpha, beta, ply)
+                && plies <= 2
+                && !(position.gives_check(mv) || plies == 2 && action.switch)
+            {
                 continue;
             }
             // Late move pruning of quiet moves near the leaves; not in a
