@@ -723,6 +723,7 @@ impl<'a> Worker<'a> {
         let us = position.side_to_move();
         let mut index = 0;
         let mut tt_move_tactical = false;
+        let mut skipped_for_mate = false;
         self.keys.push(position.key());
         // The picker hands out a chain's move twice, as its switch and then
         // its stay. The pruning below spares every chain's move, so that it
@@ -743,6 +744,7 @@ impl<'a> Worker<'a> {
                 && plies <= 2
                 && !(position.gives_check(mv) || plies == 2 && action.switch)
             {
+                skipped_for_mate = true;
                 continue;
             }
             // Late move pruning of quiet moves near the leaves; not in a
@@ -939,6 +941,13 @@ impl<'a> Worker<'a> {
             // Every move was pruned: the node is no better than alpha.
             return alpha;
         }
+        // What an action skipped at the mate horizon is worth is unknown,
+        // only that it is below alpha: so is the node, and no less is
+        // known. The value of the checks alone would be stored as a bound
+        // that an ordinary window later takes for the node's.
+        if skipped_for_mate {
+            best_score = best_score.max(alpha);
+        }
         // A singularity test's result leaves out the best action: not the node's value.
         if singularity_test {
             return best_score;
@@ -980,7 +989,7 @@ impl<'a> Worker<'a> {
     fn quiescence(
         &mut self,
         position: &Position,
-        run: SwitchRun,
+        mut run: SwitchRun,
         mut alpha: i32,
         beta: i32,
         ply: usize,
@@ -991,7 +1000,6 @@ impl<'a> Worker<'a> {
         tree_stats::count(Event::Quiescence {
             below_switch: self.stack[ply].switches_above > 0,
         });
-        self.stack.enter(ply, false);
         if self.should_stop() {
             return 0;
         }
@@ -1015,8 +1023,16 @@ impl<'a> Worker<'a> {
         let mut best = -INFINITE;
         let mut raw_eval = 0;
         let mut picker = MovePicker::default();
+        let rules = self.rules();
         if in_check {
-            picker.add_all(position, &self.histories.plain_hints(), Switches::Never);
+            // Every evasion, a chain's switch too: a mate found here is
+            // then a proof, as the main search's are (the mate horizon
+            // holds a found mate's depth, so a false one would stay).
+            let switches = match rules {
+                Some(rules) if run.allows_switch() => Switches::WhenPicked(rules),
+                _ => Switches::Never,
+            };
+            picker.add_all(position, &self.histories.plain_hints(), switches);
             if picker.is_empty() {
                 return -MATE + ply as i32;
             }
@@ -1054,8 +1070,15 @@ impl<'a> Worker<'a> {
             let child = position.after(mv);
             self.shared.tt.prefetch(child.key());
             self.enter_child(ply, position, &child);
-            let value =
-                -self.quiescence(&child, SwitchRun::default(), -beta, -alpha, ply + 1, false);
+            self.stack.enter(ply, scored.action.switch);
+            let value = match rules {
+                // After a switch the same player moves the other army.
+                Some(rules) if scored.action.switch => {
+                    let child_run = run.after_switch(position, mv, &rules);
+                    self.quiescence(&child, child_run, alpha, beta, ply + 1, false)
+                }
+                _ => -self.quiescence(&child, SwitchRun::default(), -beta, -alpha, ply + 1, false),
+            };
             if self.should_stop() {
                 return 0;
             }
@@ -1557,5 +1580,55 @@ pub fn search(
         nodes: shared.nodes.load(Ordering::Relaxed),
         depth,
         best_share,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Where only a mate on the next ply beats alpha, a node searches its
+    /// checks alone. What it stores must not be the checks' value as a
+    /// bound on the node's: here the check loses the rook (Rd8+ Kh7), and
+    /// the capture it skipped wins the queen (axb3).
+    #[test]
+    fn a_node_at_the_mate_horizon_stores_no_bound_below_alpha() {
+        let position = Position::from_fen("6k1/5pp1/7p/8/8/1q6/P4PPP/3R2K1 w - - 0 1").unwrap();
+        let root = Root {
+            position: position.clone(),
+            run: SwitchRun::default(),
+            history: Vec::new(),
+            variant: Variant::Chess,
+        };
+        let tt = TranspositionTable::new(1);
+        let (control, limits) = (Control::default(), Limits::default());
+        let shared = Shared {
+            tt: &tt,
+            control: &control,
+            limits: &limits,
+            started: Instant::now(),
+            nodes: AtomicU64::new(0),
+            variant: Variant::Chess,
+            done: AtomicBool::new(false),
+        };
+        let mut worker = Worker::new(0, &shared, &root, Histories::default());
+        let ply = 3;
+        // Only a mate on ply 4, the next, is worth more than alpha.
+        let alpha = MATE - 1 - ply as i32 - 1;
+        assert_eq!(mate_horizon(alpha, alpha + 1, ply), Some(1));
+        let window = Window {
+            alpha,
+            beta: alpha + 1,
+            pv: false,
+        };
+        let value = worker.search(&position, SwitchRun::default(), 4, window, ply);
+        assert!(value <= alpha, "no mate in one here: {value}");
+        let entry = tt.probe(position.key()).expect("the node is stored");
+        assert_eq!(entry.bound, Bound::Upper);
+        assert!(
+            score_from_tt(entry.score, ply) >= alpha,
+            "stored as at most {}, below alpha {alpha}",
+            score_from_tt(entry.score, ply)
+        );
     }
 }
