@@ -524,7 +524,9 @@ impl<'a> Worker<'a> {
         // nothing more. Held to them, a node keeps its depth from one
         // iteration to the next, and the table's verdicts of the last one
         // serve again: once a mate is found, each further iteration costs
-        // little, as in chess.
+        // little, as in chess. The price: a faster mate that the reductions
+        // inside hide stays hidden, as no later iteration searches deeper
+        // (docs/sscc-search.md, "The held depth and the slower mate").
         let depth = match mate_horizon(alpha, beta, ply) {
             Some(plies) => depth.min(plies),
             None => depth,
