@@ -17,9 +17,9 @@ use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 
-use catena::board::{Bitboard, Position};
-use catena::chain::{self, Cell, Grid, Parallelism};
-use catena::rng::SplitMix64;
+use catena_core::board::{Bitboard, Position};
+use catena_core::chain::{self, Cell, Grid, Parallelism};
+use catena_core::rng::SplitMix64;
 
 #[path = "../tests/common/mod.rs"]
 mod common;

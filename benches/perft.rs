@@ -11,9 +11,9 @@ use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 
-use catena::board::Position;
-use catena::game::{Rules, SwitchRun};
-use catena::tools::perft::{perft, perft_playing_leaves, sscc_perft};
+use catena_core::board::Position;
+use catena_core::game::{Rules, SwitchRun};
+use catena_core::perft::{perft, perft_playing_leaves, sscc_perft};
 
 /// The start position and Kiwipete, with their leaf counts from
 /// `perft/chess.epd` and the start position's SSCC count from `perft/sscc.epd`.

@@ -11,8 +11,8 @@ mod common;
 use std::collections::HashSet;
 use std::time::Instant;
 
-use catena::board::{Position, Square};
-use catena::chain::{Cell, Grid};
+use catena_core::board::{Position, Square};
+use catena_core::chain::{Cell, Grid};
 use common::generators::{
     Case, cells_of, dense_cluster, fen_for_occupancy, random_board, random_game, ring,
 };
@@ -289,7 +289,7 @@ fn paper_report() {
         std::hint::black_box(paper::paper_criterion(&g, Cell::new(moved.0, moved.1)));
         t_paper += t.elapsed().as_secs_f64();
         let t = Instant::now();
-        std::hint::black_box(catena::chain::grid_forms_chain(
+        std::hint::black_box(catena_core::chain::grid_forms_chain(
             &g,
             &[Cell::new(moved.0, moved.1)],
             2,

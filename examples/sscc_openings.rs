@@ -20,8 +20,8 @@
 use std::path::Path;
 
 use catena::arena::load_openings;
-use catena::game::Rules;
-use catena::runs::RunMates;
+use catena_core::game::Rules;
+use catena_engine::runs::RunMates;
 
 const SWITCHES: u32 = 8;
 const OWN_NODES: u32 = 200_000;

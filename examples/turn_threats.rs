@@ -18,8 +18,8 @@
 //! The rules are those of the games (the `SSCC` tag); a search out of
 //! positions claims nothing, so every count is a lower bound.
 
-use catena::game::{GameState, Player, pgn};
-use catena::runs::RunMates;
+use catena_core::game::{GameState, Player, pgn};
+use catena_engine::runs::RunMates;
 
 const SWITCHES: u32 = 8;
 const OWN_NODES: u32 = 200_000;

@@ -5,7 +5,6 @@ use clap::{Parser, Subcommand};
 use catena::arena::{self, MatchArgs};
 use catena::gui::{self, GuiArgs};
 use catena::play::{self, PlayArgs};
-use catena::tools::bench;
 use catena::tools::chain::{self, ChainArgs};
 use catena::tools::datagen::{self, DatagenArgs};
 use catena::tools::perft::{self, PerftArgs};
@@ -13,6 +12,7 @@ use catena::tools::puzzles::{self, PuzzlesArgs};
 use catena::tools::solve::{self, SolveArgs};
 use catena::tools::sscc_bench::{self, SsccBenchArgs};
 use catena::tools::train::{self, TrainArgs};
+use catena_engine::bench;
 
 /// Catena, an engine for Switch-Side Chain-Chess.
 #[derive(Parser, Debug)]
@@ -95,7 +95,7 @@ fn main() -> ExitCode {
     };
     let outcome = match &cli.command {
         None => {
-            catena::uci::Uci::new().run(std::io::stdin().lock());
+            catena_engine::uci::Uci::new().run(std::io::stdin().lock());
             Ok(true)
         }
         Some(Command::Perft(args)) => perft::run(args),
@@ -124,7 +124,7 @@ fn main() -> ExitCode {
             threads,
             hash,
         }) => {
-            let control = catena::search::Control::default();
+            let control = catena_engine::search::Control::default();
             bench::run(
                 *depth,
                 *hash as usize,

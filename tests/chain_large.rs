@@ -5,7 +5,7 @@
 
 mod common;
 
-use catena::chain::{self, Cell, Grid, Parallelism};
+use catena_core::chain::{self, Cell, Grid, Parallelism};
 use common::large_grids::{fortress, maze};
 
 /// The verdict on `grid`, sequential and parallel, which must agree.

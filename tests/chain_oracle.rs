@@ -1,4 +1,4 @@
-//! `catena::chain` against the oracle of `tests/common/oracle.rs` (the spec's
+//! `catena_core::chain` against the oracle of `tests/common/oracle.rs` (the spec's
 //! definition, enumerated): real-game-like positions, random boards at 20%..80%,
 //! dense clusters, rings, pieces deep inside rooms, grids other than 8x8,
 //! MinEnclosed 1, 2 and 3; the corridor search both sequential and parallel.
@@ -17,9 +17,9 @@ use proptest::strategy::ValueTree;
 use proptest::test_runner::{TestCaseError, TestRunner};
 use rayon::prelude::*;
 
-use catena::board::{Bitboard, Placement, Position, Square};
-use catena::chain::{self, Cell, Grid, Parallelism};
-use catena::rng::SplitMix64;
+use catena_core::board::{Bitboard, Placement, Position, Square};
+use catena_core::chain::{self, Cell, Grid, Parallelism};
+use catena_core::rng::SplitMix64;
 use common::generators::{
     Case, cells_of, dense_cluster, piece_in_a_room, random_board, random_game, ring,
 };
@@ -58,7 +58,7 @@ struct Tally {
     chains: AtomicUsize,
 }
 
-/// Compares everything `catena::chain` says about one case with the oracle.
+/// Compares everything `catena_core::chain` says about one case with the oracle.
 /// `Ok(false)`: the oracle's budget ran out, the case is dropped.
 fn check(case: &Case, budget: u64, tally: &Tally) -> Result<bool, String> {
     let options = Options {
@@ -518,7 +518,7 @@ fn the_spec_tables_thirty_three_of_forty_six() {
     assert_eq!((closing, moves.len()), (33, 46));
 }
 
-/// Every line of `perft/chains.epd` against the oracle and `catena::chain`.
+/// Every line of `perft/chains.epd` against the oracle and `catena_core::chain`.
 #[test]
 fn chains_epd_suite() {
     let lines = chain_suite();

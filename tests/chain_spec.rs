@@ -1,7 +1,7 @@
 //! The examples of the spec's chain table, and the method's own corner cases.
 
-use catena::board::{Bitboard, Placement, Position, Square};
-use catena::chain::{self, Cell, Grid};
+use catena_core::board::{Bitboard, Placement, Position, Square};
+use catena_core::chain::{self, Cell, Grid};
 use common::spec_table;
 use common::strategies::grid_after_a_move;
 use proptest::prelude::*;

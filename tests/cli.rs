@@ -3,9 +3,9 @@
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
-use catena::board::{Color, Piece, Position};
-use catena::eval::network::Network;
-use catena::rng::SplitMix64;
+use catena_core::board::{Color, Piece, Position};
+use catena_core::rng::SplitMix64;
+use catena_engine::eval::network::Network;
 
 mod common;
 use common::scratch::ScratchDir;
@@ -312,7 +312,7 @@ fn training_learns_material_and_writes_a_network_the_engine_reads() {
         let (ours, theirs) = (position.side_to_move(), !position.side_to_move());
         let inputs = |view: Color| {
             let mut inputs = Vec::new();
-            catena::eval::network::for_each_feature(&position, view, |input| {
+            catena_engine::eval::network::for_each_feature(&position, view, |input| {
                 inputs.push(input as u16)
             });
             inputs
@@ -425,7 +425,7 @@ fn datagen_writes_the_same_sscc_positions_on_every_run() {
         let position = Position::from_fen(fen).unwrap();
         assert!(!position.in_check(), "{line}");
         assert!(["0", "0.5", "1"].contains(&result), "{line}");
-        assert!(score.parse::<i32>().unwrap().abs() < catena::search::MATE_BOUND);
+        assert!(score.parse::<i32>().unwrap().abs() < catena_engine::search::MATE_BOUND);
         let run: Vec<u32> = run.split(' ').map(|field| field.parse().unwrap()).collect();
         assert!(run.len() == 2 && run[1] <= 1, "{line}");
     }

@@ -1,6 +1,6 @@
 //! FEN reading and writing: round trips, normalisation and every error.
 
-use catena::board::{FenError, Position};
+use catena_core::board::{FenError, Position};
 use proptest::prelude::*;
 
 mod common;
@@ -52,7 +52,7 @@ fn error_of(fen: &str) -> FenError {
 
 #[test]
 fn every_fault_has_its_own_error_and_message() {
-    use catena::board::{Color, Square, Wing};
+    use catena_core::board::{Color, Square, Wing};
     let square = |name: &str| name.parse::<Square>().unwrap();
     let cases: Vec<(&str, FenError, &str)> = vec![
         ("", FenError::FieldCount(0), "has 0"),

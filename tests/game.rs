@@ -4,9 +4,9 @@ mod common;
 
 use std::fmt;
 
-use catena::board::{Color, Move, MoveKind, Piece, Position};
-use catena::chain;
-use catena::game::{
+use catena_core::board::{Color, Move, MoveKind, Piece, Position};
+use catena_core::chain;
+use catena_core::game::{
     GameError, GameState, Player, Rules, SwitchRule, SwitchRun, Termination, forms_chain,
 };
 use proptest::prelude::*;

@@ -6,7 +6,7 @@ mod gui_support;
 
 use std::time::{Duration, Instant};
 
-use catena::game::pgn;
+use catena_core::game::pgn;
 use gui_support::{GuiServer, raw_request};
 use serde_json::Value;
 
@@ -112,7 +112,7 @@ fn plays_c3_e5_d3_shows_the_chain_and_switches() {
     let state = post_ok(&server, "/api/redo", "{}");
     assert_eq!(state["history"][2]["switched"], true);
     let state = post_ok(&server, "/api/goto", r#"{"ply":0}"#);
-    assert_eq!(state["fen"], catena::board::Position::START_FEN);
+    assert_eq!(state["fen"], catena_core::board::Position::START_FEN);
     let state = post_ok(&server, "/api/goto", r#"{"ply":3}"#);
     assert_eq!(state["run"]["switches"], 1);
 

@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use catena::game::pgn;
+use catena_core::game::pgn;
 use fantoccini::actions::{InputSource, MOUSE_BUTTON_LEFT, MouseActions, PointerAction};
 use fantoccini::{Client, ClientBuilder, Locator};
 use gui_support::GuiServer;
@@ -453,9 +453,9 @@ async fn drive(chromium: &Path, chromedriver: &Path) {
     wait_for_plies(&client, 5).await;
     click(&client, "first").await;
     wait_for_plies(&client, 0).await;
-    let mut game = catena::game::GameState::new(
-        catena::board::Position::startpos(),
-        catena::game::Rules::default(),
+    let mut game = catena_core::game::GameState::new(
+        catena_core::board::Position::startpos(),
+        catena_core::game::Rules::default(),
     );
     for (ply, uci) in ["c2c3", "e7e5", "d2d3 switch", "g8f6", "e2e4"]
         .iter()

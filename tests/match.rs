@@ -12,7 +12,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use catena::board::{Bitboard, Color, Piece, Position, san};
+use catena_core::board::{Bitboard, Color, Piece, Position, san};
 use common::generators::cells_of;
 use common::oracle::{OGrid, Options, oracle};
 use common::scratch::ScratchDir;

@@ -2,8 +2,8 @@
 //! computed from scratch, both colours are rated alike, the file format
 //! round-trips, and the trained weights know material.
 
-use catena::board::Position;
-use catena::eval::network::{
+use catena_core::board::Position;
+use catena_engine::eval::network::{
     Accumulator, BOARD_INPUTS, HIDDEN, INPUTS, NETWORK, Network, SsccState, evaluate, evaluate_sscc,
 };
 use proptest::prelude::*;

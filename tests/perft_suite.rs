@@ -3,9 +3,9 @@
 
 use rayon::prelude::*;
 
-use catena::board::Position;
 use catena::tools::epd::parse_suite;
-use catena::tools::perft::perft;
+use catena_core::board::Position;
+use catena_core::perft::perft;
 
 /// About a tenth of a second per count in a release build.
 const MAX_LEAVES_PER_COUNT: u64 = 30_000_000;

@@ -9,8 +9,8 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
-use catena::board::{Move, Position, san};
-use catena::game::pgn;
+use catena_core::board::{Move, Position, san};
+use catena_core::game::pgn;
 use common::scratch::ScratchDir;
 
 const PATIENCE: Duration = Duration::from_secs(60);

@@ -3,10 +3,10 @@
 
 mod common;
 
-use catena::board::Position;
-use catena::game::{GameState, Rules, SwitchRule, SwitchRun, forms_chain, pgn};
-use catena::runs::RunMates;
 use catena::tools::epd;
+use catena_core::board::Position;
+use catena_core::game::{GameState, Rules, SwitchRule, SwitchRun, forms_chain, pgn};
+use catena_engine::runs::RunMates;
 use common::minimax::{Switches, forced_win};
 
 /// The fewest plies of a run that mates from `position`: chain-closing

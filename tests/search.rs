@@ -3,11 +3,11 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use catena::board::{Color, Position};
-use catena::game::{Rules, SwitchRun};
-use catena::movepick::describe_action;
-use catena::search::{self, Control, Histories, Limits, MATE, Root, SearchResult, Variant};
-use catena::transposition::TranspositionTable;
+use catena_core::board::{Color, Position};
+use catena_core::game::{Rules, SwitchRun};
+use catena_engine::movepick::describe_action;
+use catena_engine::search::{self, Control, Histories, Limits, MATE, Root, SearchResult, Variant};
+use catena_engine::transposition::TranspositionTable;
 
 fn search(fen: &str, variant: Variant, depth: i32) -> SearchResult {
     let limits = Limits {
@@ -162,17 +162,17 @@ fn a_run_changes_the_transposition_key() {
     ))
     .unwrap();
     let mut runs: Vec<SwitchRun> = Vec::new();
-    for record in catena::game::pgn::read_all(&games).unwrap() {
-        for rule in catena::game::SwitchRule::ALL {
+    for record in catena_core::game::pgn::read_all(&games).unwrap() {
+        for rule in catena_core::game::SwitchRule::ALL {
             let rules = Rules::new(rule, 2).unwrap();
-            let mut replay = catena::game::GameState::new(record.game.start().clone(), rules);
+            let mut replay = catena_core::game::GameState::new(record.game.start().clone(), rules);
             for ply in record.game.plies() {
                 let (position, mut run) = (replay.position().clone(), replay.run());
                 if run.allows_switch()
                     && let Some(&mv) = position
                         .legal_moves()
                         .iter()
-                        .find(|&&mv| catena::game::forms_chain(&position, mv, &rules))
+                        .find(|&&mv| catena_core::game::forms_chain(&position, mv, &rules))
                 {
                     runs.push(run.after_switch(&position, mv, &rules));
                 }
@@ -270,8 +270,8 @@ fn the_bench_signature_is_the_recorded_one() {
         .parse()
         .unwrap();
     let mut last = String::new();
-    catena::tools::bench::run(
-        catena::tools::bench::DEFAULT_DEPTH,
+    catena_engine::bench::run(
+        catena_engine::bench::DEFAULT_DEPTH,
         16,
         1,
         &Control::default(),

@@ -8,14 +8,14 @@ mod common;
 use std::sync::Arc;
 use std::time::Instant;
 
-use catena::board::Position;
-use catena::game::{Rules, SwitchRule, SwitchRun};
-use catena::movepick::{Action, is_tactical};
-use catena::rng::SplitMix64;
-use catena::search::{
+use catena_core::board::Position;
+use catena_core::game::{Rules, SwitchRule, SwitchRun};
+use catena_core::rng::SplitMix64;
+use catena_engine::movepick::{Action, is_tactical};
+use catena_engine::search::{
     self, Control, INFINITE, Info, Limits, MATE, MATE_BOUND, Report, Root, SearchResult, Variant,
 };
-use catena::transposition::TranspositionTable;
+use catena_engine::transposition::TranspositionTable;
 use common::minimax::{Switches, forced_win, shortest_win};
 use rayon::prelude::*;
 
@@ -361,7 +361,7 @@ fn make_run_suite() {
                     continue;
                 };
                 if position.after(mv).to_fen().split(' ').next() != Some(fields[0])
-                    || !catena::game::forms_chain(&position, mv, &rules)
+                    || !catena_core::game::forms_chain(&position, mv, &rules)
                 {
                     continue;
                 }
@@ -520,7 +520,8 @@ fn the_search_sees_repetitions() {
 
 /// The SSCC evaluation as the search bounds it.
 fn sscc_eval(position: &Position, switches: u32) -> i32 {
-    catena::eval::network::evaluate_sscc(position, switches).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+    catena_engine::eval::network::evaluate_sscc(position, switches)
+        .clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
 }
 
 /// A switch into a horizon node: from `position`, at move `run_limit` so
@@ -552,7 +553,7 @@ fn horizon_switches(rules: &Rules, run_limit: u32, wanted: usize) -> Vec<Horizon
             let (board, _) = fen.rsplit_once(' ').unwrap();
             let at_limit = Position::from_fen(&format!("{board} {run_limit}")).unwrap();
             for &mv in moves.iter() {
-                if !catena::game::forms_chain(&at_limit, mv, rules) {
+                if !catena_core::game::forms_chain(&at_limit, mv, rules) {
                     continue;
                 }
                 let child = at_limit.after(mv);
@@ -560,7 +561,7 @@ fn horizon_switches(rules: &Rules, run_limit: u32, wanted: usize) -> Vec<Horizon
                 let replies = child.legal_moves();
                 let best_switch = replies
                     .iter()
-                    .filter(|&&reply| catena::game::forms_chain(&child, reply, rules))
+                    .filter(|&&reply| catena_core::game::forms_chain(&child, reply, rules))
                     .map(|&reply| sscc_eval(&child.after(reply), 2))
                     .max()
                     .unwrap_or(-INFINITE);

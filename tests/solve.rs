@@ -1,4 +1,4 @@
-//! The solver (`catena::solve`, `catena solve`) against the plain minimax of
+//! The solver (`catena_engine::solve`, `catena solve`) against the plain minimax of
 //! `tests/common/minimax.rs`, written apart from it from spec section 4, and
 //! against the engine's own mates.
 
@@ -11,14 +11,14 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use catena::board::Position;
-use catena::game::{GameState, Rules, SwitchRule, SwitchRun, forms_chain, pgn};
-use catena::movepick::Action;
-use catena::rng::SplitMix64;
-use catena::search::{self, Control, Limits, MATE, Root, Variant};
-use catena::solve::{Node, Problem, Solver};
 use catena::tools::epd;
-use catena::transposition::TranspositionTable;
+use catena_core::board::Position;
+use catena_core::game::{GameState, Rules, SwitchRule, SwitchRun, forms_chain, pgn};
+use catena_core::rng::SplitMix64;
+use catena_engine::movepick::Action;
+use catena_engine::search::{self, Control, Limits, MATE, Root, Variant};
+use catena_engine::solve::{Node, Problem, Solver};
+use catena_engine::transposition::TranspositionTable;
 use common::minimax::{Switches, attacker_wins, shortest_win};
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
@@ -298,7 +298,7 @@ fn reprove(text: &str) -> Result<(), String> {
     }
     match state.outcome() {
         Some(outcome)
-            if outcome.termination == catena::game::Termination::Checkmate
+            if outcome.termination == catena_core::game::Termination::Checkmate
                 && outcome.winner.map(|color| state.controller(color)) == Some(attacker) =>
         {
             Ok(())

@@ -7,11 +7,11 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Instant;
 
-use catena::game::{GameState, Rules, pgn};
-use catena::search::{self, Control, Limits, MATE_BOUND, Variant};
 use catena::tools::epd;
 use catena::tools::sscc_bench::{self, BenchPosition, Kind};
-use catena::transposition::TranspositionTable;
+use catena_core::game::{GameState, Rules, pgn};
+use catena_engine::search::{self, Control, Limits, MATE_BOUND, Variant};
+use catena_engine::transposition::TranspositionTable;
 
 /// The games the positions are taken from, and how many of each kind to take.
 const GAMES: &str = "tests/data/sscc_games.pgn";

@@ -10,10 +10,10 @@ use std::sync::Mutex;
 
 use rayon::prelude::*;
 
-use catena::board::{Bitboard, Position};
-use catena::game::{Rules, SwitchRule, SwitchRun};
 use catena::tools::epd::{EpdLine, parse_suite};
-use catena::tools::perft::sscc_perft;
+use catena_core::board::{Bitboard, Position};
+use catena_core::game::{Rules, SwitchRule, SwitchRun};
+use catena_core::perft::sscc_perft;
 use common::oracle::{OGrid, Options, oracle};
 
 fn suite() -> Vec<EpdLine> {

@@ -1,6 +1,6 @@
 //! The incremental Zobrist key, checkers, pins and occupancy equal those computed from scratch after every move of random games.
 
-use catena::board::Position;
+use catena_core::board::Position;
 use proptest::prelude::*;
 
 mod common;

@@ -2,7 +2,7 @@
 //! `-draw` and `-maxmoves` do.
 
 use super::engine::Score;
-use crate::game::{GameState, Player};
+use catena_core::game::{GameState, Player};
 
 /// `--resign movecount=N score=S [twosided=true]`: a player whose engine scores
 /// itself at least `S` centipawns behind for `N` moves in a row resigns; with
@@ -189,7 +189,7 @@ mod tests {
     }
 
     fn game_after(movetext: &str) -> GameState {
-        crate::game::pgn::read(movetext).unwrap().game
+        catena_core::game::pgn::read(movetext).unwrap().game
     }
 
     #[test]

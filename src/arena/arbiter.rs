@@ -8,10 +8,10 @@ use super::adjudication::{Adjudication, Adjudicator, Verdict};
 use super::engine::{EngineSlot, Fault};
 use super::openings::Opening;
 use super::time_control::{Clocks, TimeControl};
-use crate::board::{Color, Move, Position};
-use crate::game::pgn::GameResult;
-use crate::game::{GameState, Player, Rules, Termination};
-use crate::search::Variant;
+use catena_core::board::{Color, Move, Position};
+use catena_core::game::pgn::GameResult;
+use catena_core::game::{GameState, Player, Rules, Termination};
+use catena_engine::search::Variant;
 
 /// How every game of a match is played.
 #[derive(Clone, Copy, Debug)]
@@ -324,10 +324,10 @@ pub fn read_bestmove(position: &Position, words: &[String]) -> Result<(Move, boo
     let well_formed = (4..=5).contains(&text.len())
         && text
             .get(0..2)
-            .is_some_and(|square| square.parse::<crate::board::Square>().is_ok())
+            .is_some_and(|square| square.parse::<catena_core::board::Square>().is_ok())
         && text
             .get(2..4)
-            .is_some_and(|square| square.parse::<crate::board::Square>().is_ok());
+            .is_some_and(|square| square.parse::<catena_core::board::Square>().is_ok());
     if !well_formed && text != "0000" {
         return Err(Offence::Unreadable(line()));
     }

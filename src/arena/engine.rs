@@ -9,7 +9,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use super::EngineSpec;
-use crate::search::Variant;
+use catena_engine::search::Variant;
 
 /// How long an engine may take to answer `uci` and `isready`.
 pub const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);

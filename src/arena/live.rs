@@ -17,9 +17,9 @@ use std::sync::Mutex;
 use serde::Serialize;
 
 use super::tournament::{MatchSettings, Standings};
-use crate::game::GameState;
-use crate::game::pgn::GameRecord;
-use crate::search::Variant;
+use catena_core::game::GameState;
+use catena_core::game::pgn::GameRecord;
+use catena_engine::search::Variant;
 
 #[derive(Clone, Debug, Serialize)]
 struct LiveGame {

@@ -42,8 +42,8 @@ pub use stats::{Pentanomial, Sprt, SprtState, Tally};
 pub use time_control::{Clock, Clocks, TimeControl};
 pub use tournament::{Forfeits, MatchSettings, OutputFormat, Standings};
 
-use crate::game::{Rules, SwitchRule};
-use crate::search::Variant;
+use catena_core::game::{Rules, SwitchRule};
+use catena_engine::search::Variant;
 
 /// The engine list at the top of the repository this binary was built from.
 const DEFAULT_ENGINES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/engines.json");

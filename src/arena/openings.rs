@@ -1,14 +1,14 @@
 //! Opening positions for a match, from EPD or PGN files, in file order or
 //! shuffled by a seed, from any starting point of the file.
 
-use crate::rng::SplitMix64;
+use catena_core::rng::SplitMix64;
 use std::path::Path;
 
 use clap::ValueEnum;
 
-use crate::board::{Move, Position};
-use crate::game::pgn;
-use crate::game::{GameError, GameState, Rules};
+use catena_core::board::{Move, Position};
+use catena_core::game::pgn;
+use catena_core::game::{GameError, GameState, Rules};
 
 /// Where a game starts: a position and the moves (with switches) played from it
 /// before the engines take over.

@@ -4,8 +4,8 @@ use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
 
-use crate::board::Color;
-use crate::time::Budget;
+use catena_core::board::Color;
+use catena_engine::time::Budget;
 
 /// A time control as cutechess-cli writes it: `40/60+0.6` (40 moves in 60 s,
 /// then again, plus 0.6 s a move), `10+0.1`, `1:30` (minutes and seconds), or
@@ -187,7 +187,7 @@ impl Clocks {
         match clock.control {
             TimeControl::PerMove(per_move) => Budget::fixed(per_move, overhead),
             TimeControl::Clock { increment, .. } => Budget::from_clock_over(
-                crate::time::TimeLeft {
+                catena_engine::time::TimeLeft {
                     time: clock.left,
                     increment,
                     moves_to_go: clock.moves_to_go(),

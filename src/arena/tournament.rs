@@ -21,10 +21,10 @@ use super::fastchess_output::{self as fastchess, Matchup};
 use super::live::Live;
 use super::openings::Opening;
 use super::stats::{Pentanomial, Sprt, SprtState, Tally};
-use crate::game::Player;
-use crate::game::pgn::{self, GameRecord};
-use crate::search::Variant;
 use crate::tools::progress::Progress;
+use catena_core::game::Player;
+use catena_core::game::pgn::{self, GameRecord};
+use catena_engine::search::Variant;
 
 /// Everything a match needs.
 #[derive(Clone, Debug)]

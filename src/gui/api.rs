@@ -15,7 +15,7 @@ use super::app::{AnalysisSettings, App};
 use super::session::{Mode, Opponent, Session};
 use super::view;
 use crate::arena::TimeControl;
-use crate::game::{Player, Rules, SwitchRule};
+use catena_core::game::{Player, Rules, SwitchRule};
 
 type Reply = Response;
 
@@ -118,7 +118,7 @@ pub async fn chain(State(app): State<Arc<App>>, Query(query): Query<ChainQuery>)
     };
     Json(json!({
         "move": mv.to_string(),
-        "san": crate::board::san::format(session.game().position(), mv),
+        "san": catena_core::board::san::format(session.game().position(), mv),
         "chain": found.as_ref().map(view::chain_json),
         "switch_allowed": refusal.is_none(),
         "why_not": refusal,

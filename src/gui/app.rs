@@ -13,7 +13,7 @@ use super::view;
 use super::watch::Watch;
 use super::worker::{Job, Outcome, Role, Task, Worker};
 use crate::arena::{self, EngineSpec, go_command};
-use crate::board::san;
+use catena_core::board::san;
 
 /// How often the person's clock is looked at.
 const FLAG_CHECK: Duration = Duration::from_millis(200);

@@ -3,8 +3,8 @@
 
 use serde::Serialize;
 
-use crate::board::{Color, Position, san};
-use crate::game::GameState;
+use catena_core::board::{Color, Position, san};
+use catena_core::game::GameState;
 
 /// One line of analysis (one MultiPV entry).
 #[derive(Clone, Debug, Serialize, PartialEq)]
@@ -130,7 +130,7 @@ pub fn pv_text(start: &Position, moves: &[PvMove]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Rules;
+    use catena_core::game::Rules;
 
     #[test]
     fn reads_a_line_with_a_switch() {

@@ -4,7 +4,7 @@
 //! `gui/vendor/`) is built into the binary (`assets.rs`). It holds no rules:
 //! it asks the JSON API (`api.rs`) for the legal moves, the chain a move
 //! closes and whether a switch may follow, and the server keeps the game
-//! (`session.rs`, a [`GameState`](crate::game::GameState) with undo and
+//! (`session.rs`, a [`GameState`](catena_core::game::GameState) with undo and
 //! redo). Engines run in threads of their own (`worker.rs`) as UCI processes:
 //! Catena is this very program. What they think, and every change of the
 //! game, reaches the page as server-sent events (`events.rs`). Only requests

@@ -6,12 +6,12 @@
 use std::time::{Duration, Instant};
 
 use crate::arena::{Clocks, TimeControl, color_of};
-use crate::board::{Color, Move, Position, san};
-use crate::chain::{self, Chain};
-use crate::game::pgn::{self, GameRecord, GameResult};
-use crate::game::{ChainTest, GameState, Player, Rules, closed_chain};
 use crate::play;
-use crate::search::Variant;
+use catena_core::board::{Color, Move, Position, san};
+use catena_core::chain::{self, Chain};
+use catena_core::game::pgn::{self, GameRecord, GameResult};
+use catena_core::game::{ChainTest, GameState, Player, Rules, closed_chain};
+use catena_engine::search::Variant;
 
 /// Chess or SSCC: in chess nobody switches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -8,8 +8,8 @@ use serde_json::{Value, json};
 
 use super::app::{AnalysisSettings, EngineBook};
 use super::session::{DrawnChain, Session};
-use crate::board::{Color, Move, Position, san};
-use crate::game::Player;
+use catena_core::board::{Color, Move, Position, san};
+use catena_core::game::Player;
 
 /// `White` or `Black`.
 pub fn capitalized(color: Color) -> &'static str {

@@ -21,8 +21,8 @@ use super::info;
 use super::session::chain_closed;
 use super::view;
 use crate::arena::EngineSpec;
-use crate::board::Position;
-use crate::game::{GameState, Rules, SwitchRule};
+use catena_core::board::Position;
+use catena_core::game::{GameState, Rules, SwitchRule};
 
 /// How often the live file is read.
 const POLL: Duration = Duration::from_millis(200);

@@ -13,9 +13,9 @@ use serde_json::json;
 use super::events::Events;
 use super::info::{self, Line};
 use crate::arena::{EngineSlot, EngineSpec, Offence, position_command, read_bestmove};
-use crate::board::Move;
-use crate::game::GameState;
-use crate::search::Variant;
+use catena_core::board::Move;
+use catena_core::game::GameState;
+use catena_engine::search::Variant;
 
 /// What the engine thinks for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

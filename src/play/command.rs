@@ -1,9 +1,9 @@
 //! What the person types at the prompt: a command, or a move in SAN or UCI,
 //! and for a move that cannot be played, what is wrong with it.
 
-use crate::board::Move;
-use crate::board::san::{self, SanError};
-use crate::board::{MoveParseError, Piece, Position, Square};
+use catena_core::board::Move;
+use catena_core::board::san::{self, SanError};
+use catena_core::board::{MoveParseError, Piece, Position, Square};
 
 use super::refusal;
 

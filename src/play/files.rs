@@ -2,8 +2,8 @@
 
 use std::path::Path;
 
-use crate::game::pgn::{self, GameRecord, GameResult};
-use crate::game::{GameState, Player, Rules};
+use catena_core::game::pgn::{self, GameRecord, GameResult};
+use catena_core::game::{GameState, Player, Rules};
 
 /// The name the person goes by in saved games.
 pub const HUMAN: &str = "Human";

@@ -16,12 +16,12 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use crate::arena::{self, Clocks, Ending, Offence, TimeControl};
-use crate::board::{Color, Move, Placement, Position, san};
-use crate::chain::{self, Chain};
-use crate::game::pgn::{GameRecord, GameResult};
-use crate::game::{GameError, GameState, Player, Rules, SwitchRule, closed_chain};
-use crate::search::Variant;
 use crate::tools::chain::diagram;
+use catena_core::board::{Color, Move, Placement, Position, san};
+use catena_core::chain::{self, Chain};
+use catena_core::game::pgn::{GameRecord, GameResult};
+use catena_core::game::{GameError, GameState, Player, Rules, SwitchRule, closed_chain};
+use catena_engine::search::Variant;
 
 use command::Command;
 pub use files::{HUMAN, Loaded, load_text};

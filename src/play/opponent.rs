@@ -7,11 +7,11 @@ use std::time::{Duration, Instant};
 use crate::arena::{
     Clocks, EngineSlot, EngineSpec, Offence, go_command, position_command, read_bestmove,
 };
-use crate::game::GameState;
-use crate::movepick::Action;
-use crate::search::{self, Control, Histories, Limits, Root, Variant};
-use crate::time;
-use crate::transposition::TranspositionTable;
+use catena_core::game::GameState;
+use catena_engine::movepick::Action;
+use catena_engine::search::{self, Control, Histories, Limits, Root, Variant};
+use catena_engine::time;
+use catena_engine::transposition::TranspositionTable;
 
 /// An engine that plays one side of the game.
 pub trait Opponent {

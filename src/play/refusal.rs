@@ -1,8 +1,8 @@
 //! Why a move the player typed cannot be played, in words a player understands:
 //! no piece there, that piece cannot move there, or it leaves the king in check.
 
-use crate::board::san::{piece_name, reaches};
-use crate::board::{Castling, Piece, Position, Square, Wing};
+use catena_core::board::san::{piece_name, reaches};
+use catena_core::board::{Castling, Piece, Position, Square, Wing};
 
 /// Why `from`-`to` (with `promotion`) is not a legal move in `position`; call
 /// it only for moves that are not legal.

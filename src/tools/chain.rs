@@ -8,9 +8,9 @@ use serde::Serialize;
 
 use super::epd::{EpdLine, parse_suite};
 use super::progress::Progress;
-use crate::board::{Bitboard, Placement};
-use crate::chain::{self, Cell, Chain, Grid};
-use crate::game::Rules;
+use catena_core::board::{Bitboard, Placement};
+use catena_core::chain::{self, Cell, Chain, Grid};
+use catena_core::game::Rules;
 
 #[derive(clap::Args, Debug)]
 #[command(

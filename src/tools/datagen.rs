@@ -24,13 +24,13 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use crate::board::{Color, Position};
-use crate::game::{GameState, Rules, SwitchRule};
-use crate::movepick::is_tactical;
-use crate::rng::SplitMix64;
-use crate::search::{self, Control, Limits, MATE_BOUND, Root, Variant};
 use crate::tools::progress::Progress;
-use crate::transposition::TranspositionTable;
+use catena_core::board::{Color, Position};
+use catena_core::game::{GameState, Rules, SwitchRule};
+use catena_core::rng::SplitMix64;
+use catena_engine::movepick::is_tactical;
+use catena_engine::search::{self, Control, Limits, MATE_BOUND, Root, Variant};
+use catena_engine::transposition::TranspositionTable;
 
 #[derive(clap::Args, Debug)]
 pub struct DatagenArgs {

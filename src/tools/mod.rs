@@ -1,6 +1,5 @@
 //! Command-line tools built on the engine's parts.
 
-pub mod bench;
 pub mod chain;
 pub mod datagen;
 pub mod epd;

@@ -20,13 +20,13 @@ use std::time::Instant;
 use once_cell::sync::Lazy;
 use rayon::prelude::*;
 
-use crate::board::Position;
-use crate::game::{GameState, Rules, SwitchRule};
-use crate::movepick::{Action, describe_action};
-use crate::rng::SplitMix64;
-use crate::search::{self, Control, Limits, Root, Variant};
-use crate::solve::{Node, Problem, Solver};
-use crate::transposition::TranspositionTable;
+use catena_core::board::Position;
+use catena_core::game::{GameState, Rules, SwitchRule};
+use catena_core::rng::SplitMix64;
+use catena_engine::movepick::{Action, describe_action};
+use catena_engine::search::{self, Control, Limits, Root, Variant};
+use catena_engine::solve::{Node, Problem, Solver};
+use catena_engine::transposition::TranspositionTable;
 
 /// The start positions of the candidate games, read once.
 static OPENINGS: Lazy<Vec<&str>> = Lazy::new(|| {

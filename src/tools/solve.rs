@@ -1,14 +1,14 @@
 //! `catena solve`: whether the player to move has a forced win within D
-//! plies (spec section 8), proved by the solver of `crate::solve`.
+//! plies (spec section 8), proved by the solver of `catena_engine::solve`.
 
 use std::time::Instant;
 
 use serde::Serialize;
 
-use crate::board::Position;
-use crate::game::{Rules, SwitchRule};
-use crate::movepick::describe_action;
-use crate::solve::{Problem, solve};
+use catena_core::board::Position;
+use catena_core::game::{Rules, SwitchRule};
+use catena_engine::movepick::describe_action;
+use catena_engine::solve::{Problem, solve};
 
 /// The largest bound `solve` accepts: far beyond what it can settle in a day.
 pub const MAX_PLIES: u32 = 32;

@@ -18,12 +18,12 @@ use std::time::{Duration, Instant};
 
 use clap::Args;
 
-use crate::board::{Piece, Position};
-use crate::game::{ChainTest, GameState, Rules};
-use crate::search::{self, Control, Limits, Root, Variant};
 use crate::tools::epd::{self, EpdLine};
-use crate::transposition::TranspositionTable;
-use crate::tree_stats::{self, TreeStats};
+use catena_core::board::{Piece, Position};
+use catena_core::game::{ChainTest, GameState, Rules};
+use catena_engine::search::{self, Control, Limits, Root, Variant};
+use catena_engine::transposition::TranspositionTable;
+use catena_engine::tree_stats::{self, TreeStats};
 
 /// The positions: `<fen> ;moves <uci moves with switch tokens> ;kind <kind> ;id "<game and ply>"`.
 pub const POSITIONS: &str = include_str!("sscc_bench.epd");
@@ -127,8 +127,8 @@ fn officers(position: &Position) -> u32 {
 
 /// White pawns with a black pawn right in front of them.
 fn pawn_rams(position: &Position) -> u32 {
-    let white = position.colored_pieces(crate::board::Color::White, Piece::Pawn);
-    let black = position.colored_pieces(crate::board::Color::Black, Piece::Pawn);
+    let white = position.colored_pieces(catena_core::board::Color::White, Piece::Pawn);
+    let black = position.colored_pieces(catena_core::board::Color::Black, Piece::Pawn);
     (white.up() & black).len()
 }
 

@@ -22,8 +22,8 @@
 //! Training runs in floating point; the file written holds the weights
 //! rounded to the engine's fixed point.
 
-use crate::rng::SplitMix64;
 use crate::tools::progress::Progress;
+use catena_core::rng::SplitMix64;
 use std::fs;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -31,8 +31,8 @@ use std::time::Instant;
 use arrayvec::ArrayVec;
 use rayon::prelude::*;
 
-use crate::board::{CastlingRights, Color, Position};
-use crate::eval::network::{
+use catena_core::board::{CastlingRights, Color, Position};
+use catena_engine::eval::network::{
     self, HIDDEN, INPUTS, MAX_ACTIVE, Network, OUTPUT_BUCKETS, SCALE, SsccState, WEIGHT_CLIP,
     output_bucket,
 };

@@ -1,8 +1,8 @@
 //! Seeded position generators for the chain tests: every position is a pure
 //! function of its seed, so a failure names the seed that reproduces it.
 
-use catena::board::{Bitboard, Move, MoveKind, Position};
-use catena::rng::SplitMix64;
+use catena_core::board::{Bitboard, Move, MoveKind, Position};
+use catena_core::rng::SplitMix64;
 
 use super::oracle::{OGrid, XY};
 

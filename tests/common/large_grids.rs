@@ -2,8 +2,8 @@
 //! can follow: mazes of pieces with one far pocket, and fortresses, a piece
 //! walled in by a moat of empty cells.
 
-use catena::chain::{Cell, Grid};
-use catena::rng::SplitMix64;
+use catena_core::chain::{Cell, Grid};
+use catena_core::rng::SplitMix64;
 
 /// A maze and the piece whose move sealed its pocket.
 pub struct Maze {

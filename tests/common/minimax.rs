@@ -8,8 +8,8 @@
 //! from a position given without history) no position can recur before the
 //! mate that ends a win.
 
-use catena::board::{Move, Position};
-use catena::game::{Rules, SwitchRun, forms_chain};
+use catena_core::board::{Move, Position};
+use catena_core::game::{Rules, SwitchRun, forms_chain};
 
 /// Where switches are part of the tree.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

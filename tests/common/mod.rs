@@ -9,8 +9,8 @@ pub mod paper;
 pub mod scratch;
 pub mod strategies;
 
-use catena::board::Square;
 use catena::tools::epd;
+use catena_core::board::Square;
 
 /// One line of `perft/chains.epd`: a board after a move, the square(s) the
 /// move put a piece on, and the verdict and size at MinEnclosed 2.

@@ -29,7 +29,7 @@
 //! `examples/label_chains.rs`.
 
 use super::oracle::STEPS;
-use catena::chain::{Cell, Grid};
+use catena_core::chain::{Cell, Grid};
 
 /// The paper's verdict for the piece on `moved`, with its SSCC minimum of 2.
 pub fn paper_criterion(grid: &Grid, moved: Cell) -> bool {

@@ -5,7 +5,7 @@
 use std::fmt;
 use std::ops::{Range, RangeInclusive};
 
-use catena::board::{Move, Position};
+use catena_core::board::{Move, Position};
 use proptest::prelude::*;
 use proptest::sample::Index;
 use proptest::test_runner::FileFailurePersistence;

@@ -6,10 +6,10 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
-use crate::board::Position;
-use crate::game::{Rules, SwitchRun};
 use crate::search::{self, Control, Histories, Limits, Root, Variant};
 use crate::transposition::TranspositionTable;
+use catena_core::board::Position;
+use catena_core::game::{Rules, SwitchRun};
 
 pub const DEFAULT_DEPTH: i32 = 10;
 

@@ -22,8 +22,8 @@
 
 use once_cell::sync::Lazy;
 
-use crate::board::{Bitboard, Color, Piece, Position, Square};
-use crate::chain;
+use catena_core::board::{Bitboard, Color, Piece, Position, Square};
+use catena_core::chain;
 
 /// Board inputs per view: 2 colours (own, theirs) × 6 kinds × 64 squares.
 pub const BOARD_INPUTS: usize = 768;

@@ -11,7 +11,6 @@ mod moves;
 mod piece;
 mod position;
 pub mod san;
-pub mod see;
 mod square;
 mod zobrist;
 

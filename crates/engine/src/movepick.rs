@@ -10,11 +10,11 @@
 
 use arrayvec::ArrayVec;
 
-use crate::board::see::see_at_least;
-use crate::board::{Move, MoveKind, Piece, Position};
 use crate::eval::PIECE_VALUE;
-use crate::game::{ChainTest, Rules};
 use crate::history::{CaptureHistory, PieceTo, QuietHistory};
+use crate::see::see_at_least;
+use catena_core::board::{Move, MoveKind, Piece, Position};
+use catena_core::game::{ChainTest, Rules};
 
 /// One child of a search node: a board move, and whether its player then switches sides.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

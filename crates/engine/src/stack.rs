@@ -5,10 +5,10 @@ use std::ops::{Index, IndexMut};
 
 use arrayvec::ArrayVec;
 
-use crate::board::{Move, Position};
 use crate::history::PieceTo;
 use crate::movepick::Action;
 use crate::search::{INFINITE, MAX_PLY};
+use catena_core::board::{Move, Position};
 
 /// A board move of the current line, with what continuation history knows it by.
 #[derive(Clone, Copy)]

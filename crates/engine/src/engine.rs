@@ -12,15 +12,16 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use crate::board::{Color, Position};
-use crate::game::{GameError, GameState, Rules, SwitchRule};
+use crate::bench;
 use crate::movepick::Action;
 use crate::search::{self, Control, Histories, Info, Limits, Root, SearchResult, Variant};
 use crate::time::{self, Budget, TimeLeft};
-use crate::tools::{bench, perft};
 use crate::transposition::TranspositionTable;
 use crate::uci::{bestmove_line, error, info_line, quote, send};
 use crate::wdl;
+use catena_core::board::{Color, Position};
+use catena_core::game::{GameError, GameState, Rules, SwitchRule};
+use catena_core::perft;
 
 /// The engine's options, as `setoption` leaves them.
 #[derive(Clone, Debug)]

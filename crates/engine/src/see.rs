@@ -3,9 +3,9 @@
 //! It sorts captures that lose material from those that do not, and lets the
 //! search skip the former near the leaves.
 
-use super::attacks::{bishop_attacks, rook_attacks};
-use super::{Color, Move, MoveKind, Piece, Position};
 use crate::eval::PIECE_VALUE;
+use catena_core::board::attacks::{bishop_attacks, rook_attacks};
+use catena_core::board::{Color, Move, MoveKind, Piece, Position};
 
 /// Whether `mv` wins at least `threshold` centipawns in the exchange on its
 /// square. Castling, en passant and promotions count as winning nothing.

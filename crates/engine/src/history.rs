@@ -3,8 +3,8 @@
 //! and the correction history of the static evaluation, all kept from one
 //! move of a game to the next and cleared by `ucinewgame`.
 
-use crate::board::{Color, Move, Piece, Position};
 use crate::movepick::{OrderingHints, victim};
+use catena_core::board::{Color, Move, Piece, Position};
 
 const HISTORY_LIMIT: i32 = 16_384;
 

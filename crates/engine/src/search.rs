@@ -16,18 +16,18 @@ use std::time::{Duration, Instant};
 use arrayvec::ArrayVec;
 use once_cell::sync::Lazy;
 
-use crate::board::see::see_at_least;
-use crate::board::{Color, Move, Piece, Position};
 use crate::eval::PIECE_VALUE;
 use crate::eval::network::{Accumulator, NETWORK, Network, SSCC_NETWORK, SsccState};
-use crate::game::{ChainTest, GameState, Rules, SwitchRun};
 pub use crate::history::Histories;
 use crate::history::{PieceTo, QuietHistory};
 use crate::movepick::{Action, MovePicker, OrderingHints, Switches, is_tactical};
+use crate::see::see_at_least;
 use crate::stack::{Played, Stack};
 use crate::time::{Budget, Progress};
 use crate::transposition::{Bound, Entry, TranspositionTable};
 use crate::tree_stats::{self, Child, Event};
+use catena_core::board::{Color, Move, Piece, Position};
+use catena_core::game::{ChainTest, GameState, Rules, SwitchRun};
 
 pub const INFINITE: i32 = 32_000;
 pub const MATE: i32 = 31_000;

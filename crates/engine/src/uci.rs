@@ -16,16 +16,17 @@ use vampirc_uci::{
     UciTimeControl,
 };
 
-use crate::board::{Move, Position};
-use crate::chain;
+use crate::bench;
 use crate::engine::{Engine, GoCommand, HASH_MAX_MB, THREADS_MAX};
 use crate::eval;
-use crate::game::{Rules, SwitchRule};
 use crate::movepick::{Action, describe_action};
 use crate::search::{self, Info, Report, SearchResult, Variant, uci_score};
-use crate::tools::{bench, perft};
 use crate::transposition::Bound;
 use crate::wdl;
+use catena_core::board::{Move, Position};
+use catena_core::chain;
+use catena_core::game::{Rules, SwitchRule};
+use catena_core::perft;
 
 const NAME: &str = concat!("Catena ", env!("CARGO_PKG_VERSION"));
 const AUTHOR: &str = "the Catena developers";
@@ -462,7 +463,7 @@ impl Uci {
         let mut text = String::from("\n +---+---+---+---+---+---+---+---+\n");
         for rank in (0..8u8).rev() {
             for file in 0..8u8 {
-                let square = crate::board::Square::new(file, rank);
+                let square = catena_core::board::Square::new(file, rank);
                 let letter = match (position.piece_on(square), position.color_on(square)) {
                     (Some(piece), Some(color)) => piece.fen_letter(color),
                     _ => ' ',

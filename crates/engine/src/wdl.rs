@@ -10,8 +10,8 @@
 //! self-play games by `tests/data/fit_wdl.py` (the commands are in
 //! docs/engine.md).
 
-use crate::board::{Piece, Position};
 use crate::search::{MATE_BOUND, Variant};
+use catena_core::board::{Piece, Position};
 
 /// Odds per mille, summing to 1000.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -30,12 +30,12 @@
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use crate::board::Position;
-use crate::game::{Rules, SwitchRun};
 use crate::history::Histories;
 use crate::movepick::{Action, MovePicker, Switches};
-use crate::rng::SplitMix64;
 use crate::search::run_key;
+use catena_core::board::Position;
+use catena_core::game::{Rules, SwitchRun};
+use catena_core::rng::SplitMix64;
 
 /// Proof and disproof numbers beyond any count of leaves.
 const INFINITE: u64 = u64::MAX / 4;

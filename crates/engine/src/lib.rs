@@ -1,0 +1,19 @@
+//! Catena's engine: evaluation, search, the proof-number solver and the UCI
+//! protocol, on top of `catena-core`.
+
+pub mod bench;
+pub mod engine;
+pub mod eval;
+pub mod history;
+pub mod movepick;
+pub mod runs;
+pub mod search;
+pub mod see;
+pub mod solve;
+mod stack;
+pub mod threads;
+pub mod time;
+pub mod transposition;
+pub mod tree_stats;
+pub mod uci;
+pub mod wdl;
