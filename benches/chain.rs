@@ -21,7 +21,7 @@ use catena_core::board::{Bitboard, Position};
 use catena_core::chain::{self, Cell, Grid, Parallelism};
 use catena_core::rng::SplitMix64;
 
-#[path = "../tests/common/mod.rs"]
+#[path = "../tests/it/common/mod.rs"]
 mod common;
 
 use common::large_grids::{Maze, fortress, maze};

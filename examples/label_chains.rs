@@ -5,7 +5,7 @@
 //! cargo run --release --example label_chains -- epd > part.epd  # the generated part of perft/chains.epd
 //! ```
 
-#[path = "../tests/common/mod.rs"]
+#[path = "../tests/it/common/mod.rs"]
 mod common;
 
 use std::collections::HashSet;

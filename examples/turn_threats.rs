@@ -135,7 +135,7 @@ fn tally_game(game: &GameState, tally: &mut Tally) {
             }
         }
         replay
-            .apply(ply.mv, ply.switched)
+            .apply(ply.action())
             .expect("the games' moves are legal");
     }
 }

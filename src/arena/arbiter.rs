@@ -1,6 +1,8 @@
 //! One game between two engines, refereed: the arbiter owns the rules (the
 //! game state), the clocks and the adjudication, and the engines only propose.
 
+use catena_core::game::Action;
+use catena_core::game::Variant;
 use std::time::Duration;
 
 use super::EngineSpec;
@@ -8,10 +10,9 @@ use super::adjudication::{Adjudication, Adjudicator, Verdict};
 use super::engine::{EngineSlot, Fault};
 use super::openings::Opening;
 use super::time_control::{Clocks, TimeControl};
-use catena_core::board::{Color, Move, Position};
+use catena_core::board::{Color, Position};
 use catena_core::game::pgn::GameResult;
 use catena_core::game::{GameState, Player, Rules, Termination};
-use catena_engine::search::Variant;
 
 /// How every game of a match is played.
 #[derive(Clone, Copy, Debug)]
@@ -222,24 +223,26 @@ pub fn play_watched(
         if !clocks.of(color).punch(answer.elapsed, settings.time_margin) {
             return forfeit(game, player, Offence::Time);
         }
-        let (mv, switch) = match read_bestmove(game.position(), &answer.bestmove) {
+        let action = match read_bestmove(game.position(), &answer.bestmove) {
             Ok(action) => action,
             Err(offence) => {
                 slot.discard();
                 return forfeit(game, player, offence);
             }
         };
-        if switch {
+        if action.switch {
             let refusal = match settings.variant {
                 Variant::Chess => Err("switching is not part of chess".to_string()),
-                Variant::Sscc(_) => game.can_switch_after(mv).map_err(|error| error.to_string()),
+                Variant::Sscc(_) => game
+                    .can_switch_after(action.mv)
+                    .map_err(|error| error.to_string()),
             };
             if let Err(why) = refusal {
                 slot.discard();
                 return forfeit(game, player, Offence::IllegalSwitch(why));
             }
         }
-        game.apply(mv, switch)
+        game.apply(action)
             .expect("the move is legal and the switch allowed");
         watch(&game);
         // The board first, as Cute Chess does: a move that mates or repeats
@@ -313,7 +316,7 @@ pub fn position_command(game: &GameState, with_switches: bool) -> String {
 }
 
 /// The move and switch of the words after `bestmove`: `<move> [switch | ponder <move>]`.
-pub fn read_bestmove(position: &Position, words: &[String]) -> Result<(Move, bool), Offence> {
+pub fn read_bestmove(position: &Position, words: &[String]) -> Result<Action, Offence> {
     let line = || format!("'bestmove {}'", words.join(" "));
     let (text, switch) = match words {
         [mv] => (mv, false),
@@ -333,7 +336,7 @@ pub fn read_bestmove(position: &Position, words: &[String]) -> Result<(Move, boo
     }
     position
         .parse_move(text)
-        .map(|mv| (mv, switch))
+        .map(|mv| Action { mv, switch })
         .map_err(|_| Offence::IllegalMove(text.clone()))
 }
 
@@ -349,9 +352,9 @@ mod tests {
     fn reads_bestmove_lines() {
         let start = Position::startpos();
         let read = |text: &str| read_bestmove(&start, &words(text));
-        assert_eq!(read("e2e4").unwrap().0.to_string(), "e2e4");
-        assert!(read("c2c3 switch").unwrap().1);
-        assert!(!read("e2e4 ponder e7e5").unwrap().1);
+        assert_eq!(read("e2e4").unwrap().to_string(), "e2e4");
+        assert!(read("c2c3 switch").unwrap().switch);
+        assert!(!read("e2e4 ponder e7e5").unwrap().switch);
         assert_eq!(read("e4e2"), Err(Offence::IllegalMove("e4e2".to_string())));
         assert_eq!(read("0000"), Err(Offence::IllegalMove("0000".to_string())));
         assert_eq!(

@@ -1,6 +1,7 @@
 //! A UCI engine in a child process, spoken to with deadlines: whatever the
 //! engine does (exits, hangs, prints anything), every call returns in time.
 
+use catena_core::game::Variant;
 use std::fs::OpenOptions;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -9,7 +10,6 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use super::EngineSpec;
-use catena_engine::search::Variant;
 
 /// How long an engine may take to answer `uci` and `isready`.
 pub const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);

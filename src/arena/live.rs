@@ -10,6 +10,7 @@
 //! of the first engine, `games`, `score`, `elo`, `elo_margin`); `sprt` (the
 //! report line, if an SPRT runs) and `finished`.
 
+use catena_core::game::Variant;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -19,7 +20,6 @@ use serde::Serialize;
 use super::tournament::{MatchSettings, Standings};
 use catena_core::game::GameState;
 use catena_core::game::pgn::GameRecord;
-use catena_engine::search::Variant;
 
 #[derive(Clone, Debug, Serialize)]
 struct LiveGame {

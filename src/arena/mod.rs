@@ -24,6 +24,7 @@ mod stats;
 mod time_control;
 mod tournament;
 
+use catena_core::game::Variant;
 use std::fmt::Display;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -43,7 +44,6 @@ pub use time_control::{Clock, Clocks, TimeControl};
 pub use tournament::{Forfeits, MatchSettings, OutputFormat, Standings};
 
 use catena_core::game::{Rules, SwitchRule};
-use catena_engine::search::Variant;
 
 /// The engine list at the top of the repository this binary was built from.
 const DEFAULT_ENGINES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/engines.json");

@@ -1,12 +1,13 @@
 //! Opening positions for a match, from EPD or PGN files, in file order or
 //! shuffled by a seed, from any starting point of the file.
 
+use catena_core::game::Action;
 use catena_core::rng::SplitMix64;
 use std::path::Path;
 
 use clap::ValueEnum;
 
-use catena_core::board::{Move, Position};
+use catena_core::board::Position;
 use catena_core::game::pgn;
 use catena_core::game::{GameError, GameState, Rules};
 
@@ -15,7 +16,7 @@ use catena_core::game::{GameError, GameState, Rules};
 #[derive(Clone, Debug, PartialEq)]
 pub struct Opening {
     pub start: Position,
-    pub moves: Vec<(Move, bool)>,
+    pub moves: Vec<Action>,
 }
 
 impl Opening {
@@ -29,8 +30,8 @@ impl Opening {
     /// The game after the opening, under `rules`.
     pub fn game(&self, rules: Rules) -> Result<GameState, GameError> {
         let mut game = GameState::new(self.start.clone(), rules);
-        for &(mv, switch) in &self.moves {
-            game.apply(mv, switch)?;
+        for &action in &self.moves {
+            game.apply(action)?;
         }
         Ok(game)
     }
@@ -93,12 +94,7 @@ pub fn from_pgn(text: &str, rules: Rules) -> Result<Vec<Opening>, String> {
         .map(|(index, record)| {
             let opening = Opening {
                 start: record.game.start().clone(),
-                moves: record
-                    .game
-                    .plies()
-                    .iter()
-                    .map(|ply| (ply.mv, ply.switched))
-                    .collect(),
+                moves: record.game.plies().iter().map(|ply| ply.action()).collect(),
             };
             // The file's own rules may differ from the match's.
             opening
@@ -221,7 +217,7 @@ mod tests {
         let openings = from_pgn(text, Rules::default()).unwrap();
         assert_eq!(openings.len(), 2);
         assert_eq!(openings[0].moves.len(), 4);
-        assert!(openings[0].moves[2].1);
+        assert!(openings[0].moves[2].switch);
         let game = openings[0].game(Rules::default()).unwrap();
         assert_eq!(game.uci_moves(), "c2c3 e7e5 d2d3 switch g8f6");
         let mut short = openings.clone();

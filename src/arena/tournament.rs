@@ -3,6 +3,7 @@
 //! the end; or, with `--output fastchess`, fastchess's progress lines and
 //! results blocks, counting the two games of each opening as a pair.
 
+use catena_core::game::Variant;
 use std::collections::HashMap;
 use std::fs::{File, OpenOptions};
 use std::io::Write;
@@ -24,7 +25,6 @@ use super::stats::{Pentanomial, Sprt, SprtState, Tally};
 use crate::tools::progress::Progress;
 use catena_core::game::Player;
 use catena_core::game::pgn::{self, GameRecord};
-use catena_engine::search::Variant;
 
 /// Everything a match needs.
 #[derive(Clone, Debug)]

@@ -2,6 +2,7 @@
 //! the new state; every refusal is `400` with `{"error": …, "state": …}`,
 //! the game as it was, so that the page can say why and show the board again.
 
+use catena_core::game::Action;
 use std::sync::Arc;
 
 use axum::Json;
@@ -106,7 +107,7 @@ pub async fn chain(State(app): State<Arc<App>>, Query(query): Query<ChainQuery>)
     let mut run_now = session.game().run();
     let (switches, limit) = if refusal.is_none() {
         let mut after = session.game().clone();
-        match after.apply(mv, true) {
+        match after.apply(Action::switching(mv)) {
             Ok(()) => {
                 let mut run = after.run();
                 (run.switches(), run.limit())

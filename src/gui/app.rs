@@ -236,9 +236,9 @@ impl App {
         let before = session.game().position().clone();
         let name = job.spec.name.clone();
         match outcome {
-            Ok((mv, switch, used)) => {
-                let number = view::numbered(&before, mv);
-                match session.play_engine(job.generation, mv, switch, used) {
+            Ok((action, used)) => {
+                let number = view::numbered(&before, action.mv);
+                match session.play_engine(job.generation, action, used) {
                     Ok(()) => {
                         let switched = session
                             .game()
@@ -262,8 +262,10 @@ impl App {
                             .events
                             .message(&format!("Game over: {result} ({reason})."), false),
                         None => {
-                            let text =
-                                format!("{name} chose {} and {why}", san::format(&before, mv));
+                            let text = format!(
+                                "{name} chose {} and {why}",
+                                san::format(&before, action.mv)
+                            );
                             session.engine_failed(job.generation, text.clone());
                             self.events.message(&text, true);
                         }

@@ -1,6 +1,7 @@
 //! An engine's `info` lines, read for the page: depth, score, and the line
 //! in SAN with its switches marked, checked move by move against the rules.
 
+use catena_core::game::Action;
 use serde::Serialize;
 
 use catena_core::board::{Color, Position, san};
@@ -89,7 +90,7 @@ pub fn read_pv(words: &[&str], game: &GameState) -> Vec<PvMove> {
         };
         let switch = words.get(index + 1) == Some(&"switch");
         let san = san::format(game.position(), mv);
-        if game.apply(mv, switch).is_err() {
+        if game.apply(Action { mv, switch }).is_err() {
             break;
         }
         moves.push(PvMove {

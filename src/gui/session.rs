@@ -3,6 +3,8 @@
 //! Every change either succeeds or leaves everything as it was, with a
 //! message for the page.
 
+use catena_core::game::Action;
+use catena_core::game::Variant;
 use std::time::{Duration, Instant};
 
 use crate::arena::{Clocks, TimeControl, color_of};
@@ -11,7 +13,6 @@ use catena_core::board::{Color, Move, Position, san};
 use catena_core::chain::{self, Chain};
 use catena_core::game::pgn::{self, GameRecord, GameResult};
 use catena_core::game::{ChainTest, GameState, Player, Rules, closed_chain};
-use catena_engine::search::Variant;
 
 /// Chess or SSCC: in chess nobody switches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -97,7 +98,7 @@ pub struct Session {
     game: GameState,
     mode: Mode,
     /// Moves taken back, the next one last.
-    redo: Vec<(Move, bool)>,
+    redo: Vec<Action>,
     opponent: Opponent,
     clocks: Clocks,
     turn_started: Instant,
@@ -153,7 +154,7 @@ impl Session {
         self.generation
     }
 
-    pub fn redo_moves(&self) -> &[(Move, bool)] {
+    pub fn redo_moves(&self) -> &[Action] {
         &self.redo
     }
 
@@ -288,7 +289,7 @@ impl Session {
         if switch && let Some(why) = self.switch_refusal(mv) {
             return Err(why);
         }
-        self.apply(mv, switch)
+        self.apply(Action { mv, switch })
     }
 
     /// The engine's move, if it still answers the game as it is; `used` is
@@ -296,15 +297,14 @@ impl Session {
     pub fn play_engine(
         &mut self,
         generation: u64,
-        mv: Move,
-        switch: bool,
+        action: Action,
         used: Duration,
     ) -> Result<(), String> {
         if generation != self.generation || !self.engine_to_move() {
             return Err("the game changed while the engine thought".to_string());
         }
-        let switch = switch && self.switch_refusal(mv).is_none();
-        self.apply_timed(mv, switch, used)
+        let switch = action.switch && self.switch_refusal(action.mv).is_none();
+        self.apply_timed(Action { switch, ..action }, used)
     }
 
     /// The engine failed to move: its turn waits until the game changes.
@@ -315,24 +315,22 @@ impl Session {
         }
     }
 
-    fn apply(&mut self, mv: Move, switch: bool) -> Result<(), String> {
-        self.apply_timed(mv, switch, self.turn_started.elapsed())
+    fn apply(&mut self, action: Action) -> Result<(), String> {
+        self.apply_timed(action, self.turn_started.elapsed())
     }
 
-    fn apply_timed(&mut self, mv: Move, switch: bool, used: Duration) -> Result<(), String> {
+    fn apply_timed(&mut self, action: Action, used: Duration) -> Result<(), String> {
         let color = self.game.position().side_to_move();
         if self.flag_falls(color, used) {
             self.lost_on_time = Some(color);
             self.changed();
             return Err(format!("{color}'s time ran out"));
         }
-        self.game
-            .apply(mv, switch)
-            .map_err(|error| error.to_string())?;
+        self.game.apply(action).map_err(|error| error.to_string())?;
         if self.opponent.engine.is_some() {
             self.clocks.of(color).punch(used, FLAG_MARGIN);
         }
-        if self.redo.last() == Some(&(mv, switch)) {
+        if self.redo.last() == Some(&action) {
             self.redo.pop();
         } else {
             self.redo.clear();
@@ -383,7 +381,7 @@ impl Session {
             return Err("there is no move to take back".to_string());
         }
         while let Some(ply) = self.game.plies().last() {
-            self.redo.push((ply.mv, ply.switched));
+            self.redo.push(ply.action());
             self.game.undo();
             let person = self.opponent.engine.is_none()
                 || self.game.controller(self.game.position().side_to_move()) == self.opponent.human;
@@ -398,12 +396,10 @@ impl Session {
 
     /// Replays the next move taken back.
     pub fn redo(&mut self) -> Result<(), String> {
-        let Some(&(mv, switch)) = self.redo.last() else {
+        let Some(&action) = self.redo.last() else {
             return Err("there is no move to replay".to_string());
         };
-        self.game
-            .apply(mv, switch)
-            .map_err(|error| error.to_string())?;
+        self.game.apply(action).map_err(|error| error.to_string())?;
         self.redo.pop();
         self.changed();
         Ok(())
@@ -419,14 +415,12 @@ impl Session {
         self.lost_on_time = None;
         while self.game.plies().len() > ply {
             let last = self.game.plies().last().expect("more plies than asked");
-            self.redo.push((last.mv, last.switched));
+            self.redo.push(last.action());
             self.game.undo();
         }
         while self.game.plies().len() < ply {
-            let (mv, switch) = *self.redo.last().expect("enough plies to replay");
-            self.game
-                .apply(mv, switch)
-                .map_err(|error| error.to_string())?;
+            let action = *self.redo.last().expect("enough plies to replay");
+            self.game.apply(action).map_err(|error| error.to_string())?;
             self.redo.pop();
         }
         self.engine_failure = None;

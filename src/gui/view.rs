@@ -2,13 +2,14 @@
 //! moves per square, the chain of the last move, the run of switches, the
 //! move list in SAN with its switches, who plays which army, and the clocks.
 
+use catena_core::game::Action;
 use std::collections::BTreeMap;
 
 use serde_json::{Value, json};
 
 use super::app::{AnalysisSettings, EngineBook};
 use super::session::{DrawnChain, Session};
-use catena_core::board::{Color, Move, Position, san};
+use catena_core::board::{Color, Position, san};
 use catena_core::game::Player;
 
 /// `White` or `Black`.
@@ -37,14 +38,14 @@ fn player_json(player: Player) -> &'static str {
 }
 
 /// One ply of the move list.
-fn ply_json(index: usize, before: &Position, mv: Move, switched: bool, chain: bool) -> Value {
+fn ply_json(index: usize, before: &Position, action: Action, chain: bool) -> Value {
     json!({
         "ply": index + 1,
         "number": before.fullmove_number(),
         "color": before.side_to_move().to_string(),
-        "san": san::format(before, mv),
-        "uci": mv.to_string(),
-        "switched": switched,
+        "san": san::format(before, action.mv),
+        "uci": action.mv.to_string(),
+        "switched": action.switch,
         "chain": chain,
     })
 }
@@ -79,21 +80,20 @@ pub fn state(session: &Session, analysis: &AnalysisSettings, book: &EngineBook) 
         .plies()
         .iter()
         .enumerate()
-        .map(|(index, ply)| ply_json(index, ply.before(), ply.mv, ply.switched, ply.formed_chain))
+        .map(|(index, ply)| ply_json(index, ply.before(), ply.action(), ply.formed_chain))
         .collect();
     let mut future = Vec::new();
     let mut replay = game.clone();
-    for &(mv, switch) in session.redo_moves().iter().rev() {
+    for &action in session.redo_moves().iter().rev() {
         let before = replay.position().clone();
-        let chain = replay.forms_chain(mv);
-        if replay.apply(mv, switch).is_err() {
+        let chain = replay.forms_chain(action.mv);
+        if replay.apply(action).is_err() {
             break;
         }
         future.push(ply_json(
             history.len() + future.len(),
             &before,
-            mv,
-            switch,
+            action,
             chain,
         ));
     }

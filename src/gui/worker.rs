@@ -3,6 +3,8 @@
 //! reach the page as `thinking` events at least every [`EMIT_EVERY`] while it
 //! thinks; a newer task stops the current search at once.
 
+use catena_core::game::Action;
+use catena_core::game::Variant;
 use std::collections::BTreeMap;
 use std::sync::mpsc;
 use std::thread;
@@ -13,9 +15,7 @@ use serde_json::json;
 use super::events::Events;
 use super::info::{self, Line};
 use crate::arena::{EngineSlot, EngineSpec, Offence, position_command, read_bestmove};
-use catena_core::board::Move;
 use catena_core::game::GameState;
-use catena_engine::search::Variant;
 
 /// What the engine thinks for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -58,7 +58,7 @@ pub enum Task {
 
 /// What a search came to: the move, the switch and the time from `go` to
 /// `bestmove`, or why there is none.
-pub type Outcome = Result<(Move, bool, Duration), String>;
+pub type Outcome = Result<(Action, Duration), String>;
 
 /// The thread's handle.
 pub struct Worker {
@@ -202,11 +202,11 @@ fn think(
     });
     emit(&lines, true);
     let answer = answer.map_err(|fault| format!("the engine {fault}"))?;
-    let (mv, switch) =
+    let action =
         read_bestmove(job.game.position(), &answer.bestmove).map_err(|offence| match offence {
             Offence::IllegalMove(mv) => format!("it sent the illegal move {mv}"),
             Offence::Unreadable(line) => format!("it sent {line}, which names no move"),
             other => format!("{other:?}"),
         })?;
-    Ok((mv, switch, answer.elapsed))
+    Ok((action, answer.elapsed))
 }

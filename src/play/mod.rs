@@ -11,6 +11,8 @@ mod files;
 mod opponent;
 mod refusal;
 
+use catena_core::game::Action;
+use catena_core::game::Variant;
 use std::io::{self, BufRead, Write};
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -21,7 +23,6 @@ use catena_core::board::{Color, Move, Placement, Position, san};
 use catena_core::chain::{self, Chain};
 use catena_core::game::pgn::{GameRecord, GameResult};
 use catena_core::game::{GameError, GameState, Player, Rules, SwitchRule, closed_chain};
-use catena_engine::search::Variant;
 
 use command::Command;
 pub use files::{HUMAN, Loaded, load_text};
@@ -311,7 +312,7 @@ impl Session {
             }
             let before = self.game.position().clone();
             let played = chosen.and_then(|action| {
-                self.game.apply(action.mv, action.switch).map_err(|error| {
+                self.game.apply(action).map_err(|error| {
                     format!("it chose {} and {error}", san::format(&before, action.mv))
                 })?;
                 Ok(action)
@@ -438,7 +439,7 @@ impl Session {
         // the move stands and the game is lost on time.
         self.charge(color, self.thinking_time());
         self.turn_started = None;
-        if let Err(error) = self.game.apply(mv, switch) {
+        if let Err(error) = self.game.apply(Action { mv, switch }) {
             // Checked above: only a fault of this program gets here.
             log::error!("the game refused {mv} (switch {switch}): {error}");
             console.say(&format!("cannot play that: {error}"))?;

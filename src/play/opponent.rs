@@ -1,6 +1,7 @@
 //! The engine the player faces: Catena searching in this process, or an
 //! engine of an engine list run as a UCI process.
 
+use catena_core::game::{Action, Variant};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -8,8 +9,7 @@ use crate::arena::{
     Clocks, EngineSlot, EngineSpec, Offence, go_command, position_command, read_bestmove,
 };
 use catena_core::game::GameState;
-use catena_engine::movepick::Action;
-use catena_engine::search::{self, Control, Histories, Limits, Root, Variant};
+use catena_engine::search::{self, Control, Histories, Limits, Root};
 use catena_engine::time;
 use catena_engine::transposition::TranspositionTable;
 
@@ -165,6 +165,6 @@ impl Opponent for Process {
             // Whatever state it is in, the next move gets a fresh process.
             self.slot.discard();
         }
-        chosen.map(|(mv, switch)| Action { mv, switch })
+        chosen
     }
 }

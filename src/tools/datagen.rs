@@ -16,6 +16,8 @@
 //! last field the switch run of the side to move: switches made in a row
 //! before this move, and 1 when the run's limit allows no more.
 
+use catena_core::game::Action;
+use catena_core::game::Variant;
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::PathBuf;
@@ -29,7 +31,7 @@ use catena_core::board::{Color, Position};
 use catena_core::game::{GameState, Rules, SwitchRule};
 use catena_core::rng::SplitMix64;
 use catena_engine::movepick::is_tactical;
-use catena_engine::search::{self, Control, Limits, MATE_BOUND, Root, Variant};
+use catena_engine::search::{self, Control, Limits, MATE_BOUND, Root};
 use catena_engine::transposition::TranspositionTable;
 
 #[derive(clap::Args, Debug)]
@@ -106,7 +108,7 @@ fn play_game(args: &DatagenArgs, rules: Rules, index: u64) -> Vec<String> {
             return Vec::new();
         }
         let mv = moves[rng.below(moves.len())];
-        game.apply(mv, false).expect("a legal move");
+        game.apply(Action::stay(mv)).expect("a legal move");
     }
     let variant = Variant::Sscc(rules);
     let tt = Arc::new(TranspositionTable::new(16));
@@ -154,8 +156,7 @@ fn play_game(args: &DatagenArgs, rules: Rules, index: u64) -> Vec<String> {
                 game.controller(Color::White),
             ));
         }
-        game.apply(action.mv, action.switch)
-            .expect("the search plays legal actions");
+        game.apply(action).expect("the search plays legal actions");
     }
     let final_score = |player| game.score_of(player).unwrap_or(0.5);
     kept.into_iter()

@@ -9,6 +9,7 @@
 //! one winning first action; and no win within D when the attacker may not
 //! switch, so that the solution needs a switch.
 
+use catena_core::game::{Action, Variant};
 use std::fs::File;
 use std::io::Write;
 use std::ops::RangeInclusive;
@@ -23,8 +24,8 @@ use rayon::prelude::*;
 use catena_core::board::Position;
 use catena_core::game::{GameState, Rules, SwitchRule};
 use catena_core::rng::SplitMix64;
-use catena_engine::movepick::{Action, describe_action};
-use catena_engine::search::{self, Control, Limits, Root, Variant};
+
+use catena_engine::search::{self, Control, Limits, Root};
 use catena_engine::solve::{Node, Problem, Solver};
 use catena_engine::transposition::TranspositionTable;
 
@@ -115,7 +116,7 @@ pub fn puzzle_at(
 
 /// The EPD line of spec section 8.
 pub fn epd_line(puzzle: &Puzzle, rules: &Rules, id: &str) -> String {
-    let actions: Vec<String> = puzzle.line.iter().map(|&a| describe_action(a)).collect();
+    let actions: Vec<String> = puzzle.line.iter().map(|&a| a.to_string()).collect();
     format!(
         "{} bm \"{}\"; dm {}; pv \"{}\"; rule {}; min-enclosed {}; id \"{id}\";",
         puzzle.fen,
@@ -176,12 +177,7 @@ pub fn read_puzzle(text: &str) -> Result<(Puzzle, Rules), String> {
         board = board.after(mv);
     }
     let best = field("bm")?;
-    if line
-        .first()
-        .map(|&action| describe_action(action))
-        .as_deref()
-        != Some(best)
-    {
+    if line.first().map(|&action| action.to_string()).as_deref() != Some(best) {
         return Err(format!("bm \"{best}\" does not start the pv"));
     }
     Ok((
@@ -244,7 +240,7 @@ fn candidate_game(seed: u64, game: u64, rules: Rules) -> Vec<Position> {
             let mv = moves[rng.below(moves.len())];
             (mv, state.can_switch_after(mv).is_ok() && rng.below(2) == 0)
         };
-        if state.apply(mv, switch).is_err() {
+        if state.apply(Action { mv, switch }).is_err() {
             break;
         }
     }

@@ -7,7 +7,6 @@ use serde::Serialize;
 
 use catena_core::board::Position;
 use catena_core::game::{Rules, SwitchRule};
-use catena_engine::movepick::describe_action;
 use catena_engine::solve::{Problem, solve};
 
 /// The largest bound `solve` accepts: far beyond what it can settle in a day.
@@ -80,7 +79,7 @@ pub fn run(args: &SolveArgs) -> Result<(), String> {
     let line: Vec<String> = solution
         .win
         .as_ref()
-        .map(|(_, line)| line.iter().map(|&action| describe_action(action)).collect())
+        .map(|(_, line)| line.iter().map(|&action| action.to_string()).collect())
         .unwrap_or_default();
     let report = Report {
         result: if solution.win.is_some() {

@@ -9,6 +9,7 @@
 //! medians, the sscc/chess ratios and how many positions each mode already
 //! calls decided close the report.
 
+use catena_core::game::Variant;
 use std::fmt;
 use std::str::FromStr;
 use std::sync::Arc;
@@ -21,7 +22,7 @@ use clap::Args;
 use crate::tools::epd::{self, EpdLine};
 use catena_core::board::{Piece, Position};
 use catena_core::game::{ChainTest, GameState, Rules};
-use catena_engine::search::{self, Control, Limits, Root, Variant};
+use catena_engine::search::{self, Control, Limits, Root};
 use catena_engine::transposition::TranspositionTable;
 use catena_engine::tree_stats::{self, TreeStats};
 

@@ -2,11 +2,12 @@
 //! node count is the signature of the search (the same with one thread on any
 //! machine) and whose speed compares builds.
 
+use catena_core::game::Variant;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
-use crate::search::{self, Control, Histories, Limits, Root, Variant};
+use crate::search::{self, Control, Histories, Limits, Root};
 use crate::transposition::TranspositionTable;
 use catena_core::board::Position;
 use catena_core::game::{Rules, SwitchRun};
@@ -82,7 +83,7 @@ pub fn run(
         total += result.nodes;
         let best = result
             .best
-            .map_or("0000".to_string(), crate::movepick::describe_action);
+            .map_or("0000".to_string(), |action| action.to_string());
         print(&format!(
             "position {:>2} {} {fen}: bestmove {best} nodes {}",
             index + 1,

@@ -6,6 +6,7 @@
 //! answered while it thinks. `uci.rs` reads the commands and writes the
 //! answers; what this file sends goes through its writers.
 
+use catena_core::game::{Action, Variant};
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -13,8 +14,7 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use crate::bench;
-use crate::movepick::Action;
-use crate::search::{self, Control, Histories, Info, Limits, Root, SearchResult, Variant};
+use crate::search::{self, Control, Histories, Info, Limits, Root, SearchResult};
 use crate::time::{self, Budget, TimeLeft};
 use crate::transposition::TranspositionTable;
 use crate::uci::{bestmove_line, error, info_line, quote, send};

@@ -14,36 +14,7 @@ use crate::eval::PIECE_VALUE;
 use crate::history::{CaptureHistory, PieceTo, QuietHistory};
 use crate::see::see_at_least;
 use catena_core::board::{Move, MoveKind, Piece, Position};
-use catena_core::game::{ChainTest, Rules};
-
-/// One child of a search node: a board move, and whether its player then switches sides.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Action {
-    pub mv: Move,
-    pub switch: bool,
-}
-
-const SWITCH_BIT: u16 = 1 << 15;
-
-impl Action {
-    pub const fn stay(mv: Move) -> Action {
-        Action { mv, switch: false }
-    }
-
-    /// 16 bits for the transposition table; never 0 for a real move (from != to).
-    pub fn pack(self) -> u16 {
-        let kind = match self.mv.kind() {
-            MoveKind::Normal => 0,
-            MoveKind::EnPassant => 1,
-            MoveKind::Castle => 2,
-            MoveKind::Promotion(piece) => 4 + piece.index() as u16 - Piece::Knight.index() as u16,
-        };
-        self.mv.from().index() as u16
-            | (self.mv.to().index() as u16) << 6
-            | kind << 12
-            | if self.switch { SWITCH_BIT } else { 0 }
-    }
-}
+use catena_core::game::{Action, ChainTest, Rules};
 
 /// An action with its ordering score and what the search wants to know about it.
 #[derive(Clone, Copy, Debug)]
@@ -190,7 +161,7 @@ impl<'a> MovePicker<'a> {
             };
             let stay = Action::stay(mv);
             let order = |action: Action, score: i32| {
-                if action.pack() | SWITCH_BIT == hints.tt_action | SWITCH_BIT {
+                if action.pack() | Action::SWITCH_BIT == hints.tt_action | Action::SWITCH_BIT {
                     TT_SCORE
                 } else {
                     score
@@ -289,15 +260,6 @@ impl Iterator for MovePicker<'_> {
             scored.action.switch = true;
         }
         Some(scored)
-    }
-}
-
-/// An action as UCI text: the move, then ` switch` if its player switches.
-pub fn describe_action(action: Action) -> String {
-    if action.switch {
-        format!("{} switch", action.mv)
-    } else {
-        action.mv.to_string()
     }
 }
 

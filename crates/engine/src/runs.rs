@@ -15,10 +15,10 @@
 //! (docs/sscc-search.md, "Changes"). `examples/turn_threats.rs` uses it to
 //! tell how SSCC games are lost.
 
-use crate::movepick::Action;
 use crate::search::{repeats, run_key};
 use catena_core::board::Move;
 use catena_core::board::Position;
+use catena_core::game::Action;
 use catena_core::game::{ChainTest, Rules, SwitchRun};
 
 const ENTRIES: usize = 1 << 16;

@@ -8,6 +8,7 @@
 //! window as it is, and its value taken as it is). Plies count board moves, so
 //! mate scores measure plies to mate whoever makes them.
 
+use catena_core::game::{Action, Variant};
 use std::hash::{Hash, Hasher};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -20,7 +21,7 @@ use crate::eval::PIECE_VALUE;
 use crate::eval::network::{Accumulator, NETWORK, Network, SSCC_NETWORK, SsccState};
 pub use crate::history::Histories;
 use crate::history::{PieceTo, QuietHistory};
-use crate::movepick::{Action, MovePicker, OrderingHints, Switches, is_tactical};
+use crate::movepick::{MovePicker, OrderingHints, Switches, is_tactical};
 use crate::see::see_at_least;
 use crate::stack::{Played, Stack};
 use crate::time::{Budget, Progress};
@@ -35,14 +36,6 @@ pub const MAX_PLY: usize = 120;
 /// Scores beyond this are mates.
 pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
 pub const MAX_DEPTH: i32 = 100;
-
-/// Plain chess, or SSCC under some rules.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum Variant {
-    #[default]
-    Chess,
-    Sscc(Rules),
-}
 
 /// What bounds a search, besides `stop`.
 #[derive(Clone, Debug, Default)]

@@ -27,11 +27,12 @@
 //! see: an entry is then reused only where the same repetitions are
 //! possible, which is sound, at the price of fewer transpositions.
 
+use catena_core::game::Action;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::history::Histories;
-use crate::movepick::{Action, MovePicker, Switches};
+use crate::movepick::{MovePicker, Switches};
 use crate::search::run_key;
 use catena_core::board::Position;
 use catena_core::game::{Rules, SwitchRun};

@@ -1,12 +1,12 @@
 //! What the search keeps for each ply of the current line, in one stack of
 //! entries indexed by ply, as Reckless keeps its `Stack`.
 
+use catena_core::game::Action;
 use std::ops::{Index, IndexMut};
 
 use arrayvec::ArrayVec;
 
 use crate::history::PieceTo;
-use crate::movepick::Action;
 use crate::search::{INFINITE, MAX_PLY};
 use catena_core::board::{Move, Position};
 

@@ -8,6 +8,7 @@
 //! `switch` appended where SSCC needs it. Bad input is answered with
 //! `info string error: …` and never stops the loop.
 
+use catena_core::game::{Action, Variant};
 use std::io::{BufRead, Write};
 use std::time::{Duration, Instant};
 
@@ -19,8 +20,8 @@ use vampirc_uci::{
 use crate::bench;
 use crate::engine::{Engine, GoCommand, HASH_MAX_MB, THREADS_MAX};
 use crate::eval;
-use crate::movepick::{Action, describe_action};
-use crate::search::{self, Info, Report, SearchResult, Variant, uci_score};
+
+use crate::search::{self, Info, Report, SearchResult, uci_score};
 use crate::transposition::Bound;
 use crate::wdl;
 use catena_core::board::{Move, Position};
@@ -539,7 +540,7 @@ pub(crate) fn info_line(info: &Info, wdl: Option<(u32, Variant)>) -> String {
             number,
         } => UciMessage::Info(vec![
             UciInfoAttribute::Depth((*depth).clamp(0, 255) as u8),
-            UciInfoAttribute::Any("currmove".to_string(), describe_action(*action)),
+            UciInfoAttribute::Any("currmove".to_string(), action.to_string()),
             // vampirc-uci writes `currmovenum`; UCI says `currmovenumber`.
             UciInfoAttribute::Any("currmovenumber".to_string(), number.to_string()),
         ])
@@ -579,11 +580,7 @@ fn line_info(report: &Report, wdl: Option<(u32, Variant)>) -> String {
         )),
     ]);
     if !report.pv.is_empty() {
-        let pv: Vec<String> = report
-            .pv
-            .iter()
-            .map(|&action| describe_action(action))
-            .collect();
+        let pv: Vec<String> = report.pv.iter().map(|&action| action.to_string()).collect();
         attributes.push(UciInfoAttribute::Any("pv".to_string(), pv.join(" ")));
     }
     UciMessage::Info(attributes).serialize()

@@ -10,8 +10,9 @@
 //! self-play games by `tests/data/fit_wdl.py` (the commands are in
 //! docs/engine.md).
 
-use crate::search::{MATE_BOUND, Variant};
+use crate::search::MATE_BOUND;
 use catena_core::board::{Piece, Position};
+use catena_core::game::Variant;
 
 /// Odds per mille, summing to 1000.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -16,6 +16,7 @@
 //! assert_eq!(pgn::read(&text).unwrap().game.uci_moves(), "c2c3 e7e5 d2d3 switch g8f6");
 //! ```
 
+use crate::game::Action;
 use std::fmt;
 use std::str::FromStr;
 
@@ -339,7 +340,7 @@ fn replay(tags: Vec<(String, String)>, movetext: &[Token]) -> Result<GameRecord,
                     .iter()
                     .take_while(|token| matches!(token, Token::Comment(_)))
                     .any(|token| matches!(token, Token::Comment(text) if is_switch(text)));
-                game.apply(mv, switch).map_err(|error| {
+                game.apply(Action { mv, switch }).map_err(|error| {
                     let marked = if switch { " {switch}" } else { "" };
                     format!("{text}{marked}: {error}")
                 })?;
@@ -638,7 +639,8 @@ mod tests {
             if game.outcome().is_some() {
                 break;
             }
-            game.apply(moves[ply * 7 % moves.len()], false).unwrap();
+            game.apply(Action::stay(moves[ply * 7 % moves.len()]))
+                .unwrap();
         }
         let record = GameRecord::new(game);
         let text = write(&record);

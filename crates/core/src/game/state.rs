@@ -2,6 +2,7 @@
 
 use std::fmt;
 
+use super::Action;
 use super::Rules;
 use super::outcome::{Outcome, Player, Termination};
 use super::run::{SwitchRun, forms_chain};
@@ -52,6 +53,14 @@ pub struct Ply {
 }
 
 impl Ply {
+    /// What was played: the move and the switch choice.
+    pub fn action(&self) -> Action {
+        Action {
+            mv: self.mv,
+            switch: self.switched,
+        }
+    }
+
     /// The position the move was played from.
     pub fn before(&self) -> &Position {
         &self.before
@@ -146,8 +155,10 @@ impl GameState {
         }
     }
 
-    /// Plays `mv`, and switches sides after it if `switch`; on error nothing changes.
-    pub fn apply(&mut self, mv: Move, switch: bool) -> Result<(), GameError> {
+    /// Plays the action's move, and switches sides after it if the action
+    /// says so; on error nothing changes.
+    pub fn apply(&mut self, action: Action) -> Result<(), GameError> {
+        let Action { mv, switch } = action;
         if !self.plays_on
             && let Some(outcome) = self.outcome()
         {
@@ -212,12 +223,12 @@ impl GameState {
                 .parse_move(token)
                 .map_err(|error| (index, token, GameError::IllegalMove(error)))?;
             let switch = tokens.get(index + 1) == Some(&"switch");
-            if let Err(error) = self.apply(mv, switch) {
+            if let Err(error) = self.apply(Action { mv, switch }) {
                 if !switch {
                     return Err((index, token, error));
                 }
                 // Keep the move (if it is at fault, it fails again here); report the switch.
-                self.apply(mv, false)
+                self.apply(Action::stay(mv))
                     .map_err(|error| (index, token, error))?;
                 return Err((index + 1, tokens[index + 1], error));
             }

@@ -3,10 +3,8 @@
 //! parallel. (The 5x5 fortress is the diamond that
 //! `chain_oracle.rs` checks against the oracle; larger ones are beyond it.)
 
-mod common;
-
+use crate::common::large_grids::{fortress, maze};
 use catena_core::chain::{self, Cell, Grid, Parallelism};
-use common::large_grids::{fortress, maze};
 
 /// The verdict on `grid`, sequential and parallel, which must agree.
 fn verdict(grid: &Grid, moved: Cell, min_enclosed: u32) -> bool {

@@ -1,13 +1,11 @@
 //! The run mate probe (`src/runs.rs`) against a plain recursion written from
 //! its definition, and its wins against the plain minimax of spec section 8.
 
-mod common;
-
+use crate::common::minimax::{Switches, forced_win};
 use catena::tools::epd;
 use catena_core::board::Position;
 use catena_core::game::{GameState, Rules, SwitchRule, SwitchRun, forms_chain, pgn};
 use catena_engine::runs::RunMates;
-use common::minimax::{Switches, forced_win};
 
 /// The fewest plies of a run that mates from `position`: chain-closing
 /// moves, each followed by a switch while the run allows one, then a move
@@ -72,7 +70,7 @@ fn states() -> Vec<(Position, SwitchRun)> {
         let mut replay = GameState::new(record.game.start().clone(), *record.game.rules());
         for ply in record.game.plies() {
             states.push((replay.position().clone(), replay.run()));
-            replay.apply(ply.mv, ply.switched).unwrap();
+            replay.apply(ply.action()).unwrap();
         }
     }
     for suite in ["switch_wins", "runs", "inner_switches"] {

@@ -2,12 +2,10 @@
 //! 1.c3 e5 2.d3, switching, undo and redo, refusals that keep the game,
 //! PGN and FEN as untrusted input, the fixed file table, and the origin check.
 
-mod gui_support;
-
 use std::time::{Duration, Instant};
 
+use crate::gui_support::{GuiServer, raw_request};
 use catena_core::game::pgn;
-use gui_support::{GuiServer, raw_request};
 use serde_json::Value;
 
 fn json(body: &str) -> Value {

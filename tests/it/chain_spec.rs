@@ -1,12 +1,10 @@
 //! The examples of the spec's chain table, and the method's own corner cases.
 
+use crate::common::spec_table;
+use crate::common::strategies::grid_after_a_move;
 use catena_core::board::{Bitboard, Placement, Position, Square};
 use catena_core::chain::{self, Cell, Grid};
-use common::spec_table;
-use common::strategies::grid_after_a_move;
 use proptest::prelude::*;
-
-mod common;
 
 fn verdict(fen: &str, moved: &[Square], min_enclosed: u32) -> (bool, u32) {
     let occupied = Placement::from_fen(fen).unwrap().occupied();
@@ -73,7 +71,7 @@ fn a_piece_in_the_middle_of_a_block_can_only_bound_part_of_it() {
 }
 
 proptest! {
-    #![proptest_config(common::strategies::config(6000))]
+    #![proptest_config(crate::common::strategies::config(6000))]
 
     /// On 8x8 boards, the bitboard method's verdicts and sizes at
     /// MinEnclosed 1 to 3 are those of the general method on grids; dense

@@ -3,18 +3,16 @@
 //! the brute-force chain oracle of the chain tests and plain recursion over
 //! (move, switch) pairs.
 
-mod common;
-
 use std::collections::HashMap;
 use std::sync::Mutex;
 
 use rayon::prelude::*;
 
+use crate::common::oracle::{OGrid, Options, oracle};
 use catena::tools::epd::{EpdLine, parse_suite};
 use catena_core::board::{Bitboard, Position};
 use catena_core::game::{Rules, SwitchRule, SwitchRun};
 use catena_core::perft::sscc_perft;
-use common::oracle::{OGrid, Options, oracle};
 
 fn suite() -> Vec<EpdLine> {
     let text =

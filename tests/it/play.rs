@@ -1,17 +1,15 @@
 //! `catena play` driven as a person drives it: the real binary, a line at a
 //! time through stdin, reading its answers up to the next prompt.
 
-mod common;
-
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
+use crate::common::scratch::ScratchDir;
 use catena_core::board::{Move, Position, san};
 use catena_core::game::pgn;
-use common::scratch::ScratchDir;
 
 const PATIENCE: Duration = Duration::from_secs(60);
 

@@ -7,17 +7,15 @@
 //! With `CATENA_GUI_SCREENSHOTS=DIR` it also saves the screenshots of
 //! `docs/gui.md` there.
 
-mod gui_support;
-
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use crate::gui_support::GuiServer;
 use catena_core::game::pgn;
 use fantoccini::actions::{InputSource, MOUSE_BUTTON_LEFT, MouseActions, PointerAction};
 use fantoccini::{Client, ClientBuilder, Locator};
-use gui_support::GuiServer;
 use serde_json::{Value, json};
 
 const PATIENCE: Duration = Duration::from_secs(30);

@@ -1,7 +1,6 @@
 //! The SSCC game state: moves, switches and their errors, undo, game end and scoring.
 
-mod common;
-
+use catena_core::game::Action;
 use std::fmt;
 
 use catena_core::board::{Color, Move, MoveKind, Piece, Position};
@@ -46,7 +45,7 @@ fn errors_name_the_problem_and_leave_the_state_unchanged() {
     let illegal = state.position().parse_move("e7e4");
     assert!(illegal.is_err());
     let mv = state.position().parse_move("e7e5").unwrap();
-    let error = state.apply(mv, true).unwrap_err();
+    let error = state.apply(Action::switching(mv)).unwrap_err();
     assert_eq!(error, GameError::SwitchWithoutChain(mv));
     assert_eq!(
         error.to_string(),
@@ -163,7 +162,7 @@ fn checkmate_ends_the_game_and_the_result_goes_to_whoever_holds_the_colour() {
     assert_eq!(outcome.result(), "0-1");
     assert_eq!(state.score_of(Player::StartedBlack), Some(1.0));
     let mv = Position::startpos().parse_move("e2e4").unwrap();
-    let error = state.apply(mv, false).unwrap_err();
+    let error = state.apply(Action::stay(mv)).unwrap_err();
     assert_eq!(error, GameError::GameOver(Termination::Checkmate));
     assert_eq!(error.to_string(), "the game is over (checkmate)");
 
@@ -231,7 +230,7 @@ fn draws_by_stalemate_repetition_fifty_moves_and_dead_positions() {
             "dead position",
         ),
     ] {
-        let error = ended.apply(any, false).unwrap_err();
+        let error = ended.apply(Action::stay(any)).unwrap_err();
         assert_eq!(error.to_string(), format!("the game is over ({name})"));
     }
 
@@ -290,26 +289,27 @@ fn a_switch_leaves_the_fen_counters_as_the_move_set_them() {
     );
 }
 
-/// A random SSCC game: the start, the rules, and for every ply an action:
+/// A random SSCC game: the start, the rules, and for every ply a choice:
 /// which move, whether to pick it among the moves that form a chain (where
 /// there are any: so that runs grow long enough to meet their limits), and
 /// whether to switch after it. Proptest shrinks a failing game to its fewest
-/// and earliest actions.
+/// and earliest choices.
 struct RandomGame {
     start: &'static str,
     rules: Rules,
-    actions: Vec<Action>,
+    choices: Vec<Choice>,
 }
 
+/// A random player's choice, read against whatever position it meets.
 #[derive(Clone, Copy, Debug)]
-struct Action {
+struct Choice {
     pick: Index,
     chain_first: bool,
     switch: bool,
 }
 
-impl Action {
-    /// The move this action plays from `position`, which has one.
+impl Choice {
+    /// The move this choice plays from `position`, which has one.
     fn choose(&self, position: &Position, rules: &Rules) -> Move {
         let moves = position.legal_moves();
         let chains: Vec<Move> = moves
@@ -329,13 +329,13 @@ impl fmt::Debug for RandomGame {
     /// The game as played, which is all a failure needs to be replayed.
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
         let mut state = GameState::from_fen(self.start, self.rules).unwrap();
-        for action in &self.actions {
+        for choice in &self.choices {
             if state.outcome().is_some() {
                 break;
             }
-            let mv = action.choose(state.position(), &self.rules);
-            let switch = action.switch && state.can_switch_after(mv).is_ok();
-            if state.apply(mv, switch).is_err() {
+            let mv = choice.choose(state.position(), &self.rules);
+            let switch = choice.switch && state.can_switch_after(mv).is_ok();
+            if state.apply(Action { mv, switch }).is_err() {
                 break;
             }
         }
@@ -349,9 +349,9 @@ impl fmt::Debug for RandomGame {
     }
 }
 
-fn action() -> impl Strategy<Value = Action> {
+fn choice() -> impl Strategy<Value = Choice> {
     (any::<Index>(), any::<bool>(), prop::bool::weighted(0.8)).prop_map(
-        |(pick, chain_first, switch)| Action {
+        |(pick, chain_first, switch)| Choice {
             pick,
             chain_first,
             switch,
@@ -364,12 +364,12 @@ fn random_game() -> impl Strategy<Value = RandomGame> {
         prop::sample::select(&[Position::START_FEN, MIRRORED_CHAINS][..]),
         prop::sample::select(&SwitchRule::ALL[..]),
         1..=3u32,
-        prop::collection::vec(action(), 0..160),
+        prop::collection::vec(choice(), 0..160),
     )
-        .prop_map(|(start, rule, min_enclosed, actions)| RandomGame {
+        .prop_map(|(start, rule, min_enclosed, choices)| RandomGame {
             start,
             rules: Rules::new(rule, min_enclosed).unwrap(),
-            actions,
+            choices,
         })
 }
 
@@ -423,14 +423,14 @@ fn check_game(game: &RandomGame) -> Result<Exercised, TestCaseError> {
     // The limit of the run in progress: set by the move that would start a
     // run (any move while none is on), kept while the run lasts.
     let mut limit = None;
-    for action in &game.actions {
+    for choice in &game.choices {
         if state.outcome().is_some() {
             break;
         }
         let before = snapshot(&state);
         let position = &before.position;
-        let mv = action.choose(position, &rules);
-        let wants_switch = action.switch;
+        let mv = choice.choose(position, &rules);
+        let wants_switch = choice.switch;
 
         let occupied = position.occupied_after(mv);
         let landing = position.landing_squares(mv);
@@ -447,11 +447,11 @@ fn check_game(game: &RandomGame) -> Result<Exercised, TestCaseError> {
         prop_assert_eq!(state.can_switch_after(mv).is_ok(), allowed, "{}", mv);
         if wants_switch && !allowed {
             exercised.refused_over_limit += usize::from(chain);
-            prop_assert!(state.apply(mv, true).is_err());
+            prop_assert!(state.apply(Action::switching(mv)).is_err());
             prop_assert_eq!(&snapshot(&state), &before, "a refused switch after {}", mv);
         }
         let switch = wants_switch && allowed;
-        state.apply(mv, switch).unwrap();
+        state.apply(Action { mv, switch }).unwrap();
         exercised.switches += usize::from(switch);
 
         let after = state.position();
@@ -514,7 +514,7 @@ fn check_game(game: &RandomGame) -> Result<Exercised, TestCaseError> {
 }
 
 proptest! {
-    #![proptest_config(common::strategies::config(300))]
+    #![proptest_config(crate::common::strategies::config(300))]
 
     #[test]
     fn random_sscc_games_keep_the_rules_and_replay_and_undo_exactly(game in random_game()) {

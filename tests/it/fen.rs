@@ -3,8 +3,7 @@
 use catena_core::board::{FenError, Position};
 use proptest::prelude::*;
 
-mod common;
-use common::strategies::chess_game;
+use crate::common::strategies::chess_game;
 
 #[test]
 fn round_trips_keep_all_six_fields() {
@@ -323,7 +322,7 @@ const STARTS: [&str; 3] = [
 ];
 
 proptest! {
-    #![proptest_config(common::strategies::config(400))]
+    #![proptest_config(crate::common::strategies::config(400))]
 
     /// Position -> FEN -> Position gives the same position (key, checkers and
     /// pins included) and the same FEN, with any counters the FEN can hold.

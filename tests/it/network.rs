@@ -8,8 +8,7 @@ use catena_engine::eval::network::{
 };
 use proptest::prelude::*;
 
-mod common;
-use common::strategies::{ChessGame, chess_game};
+use crate::common::strategies::{ChessGame, chess_game};
 
 /// The same position with the board turned over and the colours swapped.
 fn mirrored(position: &Position) -> Position {
@@ -76,7 +75,7 @@ fn line(game: &ChessGame) -> Vec<Position> {
 }
 
 proptest! {
-    #![proptest_config(common::strategies::config(200))]
+    #![proptest_config(crate::common::strategies::config(200))]
 
     /// After every move of a random game, and after a pass there. A failure
     /// shrinks to the shortest game that shows it.
@@ -101,7 +100,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(common::strategies::config(40))]
+    #![proptest_config(crate::common::strategies::config(40))]
 
     #[test]
     fn both_colours_are_rated_alike(game in chess_game(&STARTS, 0..150)) {

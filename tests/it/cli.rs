@@ -7,8 +7,7 @@ use catena_core::board::{Color, Piece, Position};
 use catena_core::rng::SplitMix64;
 use catena_engine::eval::network::Network;
 
-mod common;
-use common::scratch::ScratchDir;
+use crate::common::scratch::ScratchDir;
 
 fn catena(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_catena"))

@@ -1,12 +1,12 @@
 //! The search through the library: mates in chess and wins that need a switch in SSCC.
 
+use catena_core::game::Variant;
 use std::sync::Arc;
 use std::time::Instant;
 
 use catena_core::board::{Color, Position};
 use catena_core::game::{Rules, SwitchRun};
-use catena_engine::movepick::describe_action;
-use catena_engine::search::{self, Control, Histories, Limits, MATE, Root, SearchResult, Variant};
+use catena_engine::search::{self, Control, Histories, Limits, MATE, Root, SearchResult};
 use catena_engine::transposition::TranspositionTable;
 
 fn search(fen: &str, variant: Variant, depth: i32) -> SearchResult {
@@ -143,7 +143,7 @@ fn switches_into_a_mate_in_sscc_only() {
     let fen = "rnbqkbnr/pppp1ppp/8/4p3/6P1/2P2P2/PP1PP2P/RNBQKBNR w KQkq - 0 3";
     let sscc = search(fen, Variant::Sscc(Rules::default()), 4);
     let best = sscc.best.unwrap();
-    assert!(best.switch, "{}", describe_action(best));
+    assert!(best.switch, "{}", best.to_string());
     assert_eq!(sscc.score, MATE - 2);
     let chess = search(fen, Variant::Chess, 4);
     assert!(!chess.best.unwrap().switch);
@@ -176,7 +176,7 @@ fn a_run_changes_the_transposition_key() {
                 {
                     runs.push(run.after_switch(&position, mv, &rules));
                 }
-                if replay.apply(ply.mv, ply.switched).is_err() {
+                if replay.apply(ply.action()).is_err() {
                     break;
                 }
             }
@@ -251,7 +251,7 @@ fn finds_every_switch_win() {
         assert!(
             best.switch && winning.contains(&best.mv.to_string()),
             "{fen}: played {}, wins are {winning:?}",
-            describe_action(best)
+            best
         );
         assert_eq!(result.score, MATE - 2, "{fen}: {result:?}");
     }

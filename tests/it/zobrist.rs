@@ -3,8 +3,7 @@
 use catena_core::board::Position;
 use proptest::prelude::*;
 
-mod common;
-use common::strategies::chess_game;
+use crate::common::strategies::chess_game;
 
 fn assert_null_move_is_the_fen_with_the_other_side_to_move(position: &Position) {
     let Some(passed) = position.null_move() else {
@@ -28,7 +27,7 @@ const STARTS: [&str; 4] = [
 ];
 
 proptest! {
-    #![proptest_config(common::strategies::config(400))]
+    #![proptest_config(crate::common::strategies::config(400))]
 
     /// After every move of a random game. A failure shrinks to the shortest
     /// game that shows it.

@@ -7,8 +7,6 @@
 //! `.` empty, `M` moved) and both answers. Positions on which the oracle's
 //! search exceeds its budget are dropped (never labelled) and not counted.
 
-mod common;
-
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
@@ -17,18 +15,18 @@ use proptest::strategy::ValueTree;
 use proptest::test_runner::{TestCaseError, TestRunner};
 use rayon::prelude::*;
 
+use crate::common::generators::{
+    Case, cells_of, dense_cluster, piece_in_a_room, random_board, random_game, ring,
+};
+use crate::common::oracle::{
+    OGrid, Options, XY, check_link, enclosed_empties, largest_king_group, oracle,
+};
+use crate::common::scratch::ScratchDir;
+use crate::common::strategies::grid_after_a_move;
+use crate::common::{chain_suite, spec_table};
 use catena_core::board::{Bitboard, Placement, Position, Square};
 use catena_core::chain::{self, Cell, Grid, Parallelism};
 use catena_core::rng::SplitMix64;
-use common::generators::{
-    Case, cells_of, dense_cluster, piece_in_a_room, random_board, random_game, ring,
-};
-use common::oracle::{
-    OGrid, Options, XY, check_link, enclosed_empties, largest_king_group, oracle,
-};
-use common::scratch::ScratchDir;
-use common::strategies::grid_after_a_move;
-use common::{chain_suite, spec_table};
 
 const MINS: [u32; 3] = [1, 2, 3];
 
@@ -559,7 +557,7 @@ fn chains_epd_suite() {
 const PROPERTY_BUDGET: u64 = 200_000;
 
 proptest! {
-    #![proptest_config(common::strategies::config(300))]
+    #![proptest_config(crate::common::strategies::config(300))]
 
     /// Everything `check` compares (verdicts and sizes at MinEnclosed 1 to 3,
     /// bitboard and grid, sequential and parallel, the smallest chain).

@@ -2,6 +2,7 @@
 //! the file is rebuilt from the SSCC games it came from by
 //! `cargo test --profile test-opt --test sscc_bench -- --ignored --nocapture make_sscc_bench`.
 
+use catena_core::game::Variant;
 use std::collections::BTreeMap;
 
 use std::sync::Arc;
@@ -10,7 +11,7 @@ use std::time::Instant;
 use catena::tools::epd;
 use catena::tools::sscc_bench::{self, BenchPosition, Kind};
 use catena_core::game::{GameState, Rules, pgn};
-use catena_engine::search::{self, Control, Limits, MATE_BOUND, Variant};
+use catena_engine::search::{self, Control, Limits, MATE_BOUND};
 use catena_engine::transposition::TranspositionTable;
 
 /// The games the positions are taken from, and how many of each kind to take.
@@ -111,9 +112,7 @@ fn make_sscc_bench() {
         let mut by_kind: BTreeMap<Kind, Vec<usize>> = BTreeMap::new();
         let mut replay = GameState::new(record.game.start().clone(), rules);
         for (index, ply) in record.game.plies().iter().enumerate() {
-            replay
-                .apply(ply.mv, ply.switched)
-                .expect("the games were refereed");
+            replay.apply(ply.action()).expect("the games were refereed");
             if replay.outcome().is_none() {
                 by_kind
                     .entry(Kind::of(&replay))

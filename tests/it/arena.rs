@@ -6,16 +6,14 @@
 //! the run's limit, game ends and results must be right, and the table's
 //! scores must add up from the records.
 
-mod common;
-
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use crate::common::generators::cells_of;
+use crate::common::oracle::{OGrid, Options, oracle};
+use crate::common::scratch::ScratchDir;
 use catena_core::board::{Bitboard, Color, Piece, Position, san};
-use common::generators::cells_of;
-use common::oracle::{OGrid, Options, oracle};
-use common::scratch::ScratchDir;
 
 const CATENA: &str = env!("CARGO_BIN_EXE_catena");
 

@@ -3,20 +3,19 @@
 //! defences by a switch, runs told apart in the transposition table, and
 //! repetitions seen inside the search.
 
-mod common;
-
+use catena_core::game::{Action, Variant};
 use std::sync::Arc;
 use std::time::Instant;
 
+use crate::common::minimax::{Switches, forced_win, shortest_win};
 use catena_core::board::Position;
 use catena_core::game::{Rules, SwitchRule, SwitchRun};
 use catena_core::rng::SplitMix64;
-use catena_engine::movepick::{Action, is_tactical};
+use catena_engine::movepick::is_tactical;
 use catena_engine::search::{
-    self, Control, INFINITE, Info, Limits, MATE, MATE_BOUND, Report, Root, SearchResult, Variant,
+    self, Control, INFINITE, Info, Limits, MATE, MATE_BOUND, Report, Root, SearchResult,
 };
 use catena_engine::transposition::TranspositionTable;
-use common::minimax::{Switches, forced_win, shortest_win};
 use rayon::prelude::*;
 
 fn rules(name: &str) -> Rules {

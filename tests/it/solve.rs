@@ -2,8 +2,7 @@
 //! `tests/common/minimax.rs`, written apart from it from spec section 4, and
 //! against the engine's own mates.
 
-mod common;
-
+use catena_core::game::{Action, Variant};
 use std::process::Command;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -11,15 +10,14 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
+use crate::common::minimax::{Switches, attacker_wins, shortest_win};
 use catena::tools::epd;
 use catena_core::board::Position;
 use catena_core::game::{GameState, Rules, SwitchRule, SwitchRun, forms_chain, pgn};
 use catena_core::rng::SplitMix64;
-use catena_engine::movepick::Action;
-use catena_engine::search::{self, Control, Limits, MATE, Root, Variant};
+use catena_engine::search::{self, Control, Limits, MATE, Root};
 use catena_engine::solve::{Node, Problem, Solver};
 use catena_engine::transposition::TranspositionTable;
-use common::minimax::{Switches, attacker_wins, shortest_win};
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
@@ -34,7 +32,7 @@ fn states() -> Vec<(Position, SwitchRun)> {
             if index % 3 == 0 {
                 states.push((replay.position().clone(), replay.run()));
             }
-            replay.apply(ply.mv, ply.switched).unwrap();
+            replay.apply(ply.action()).unwrap();
         }
     }
     for suite in ["switch_wins", "runs", "inner_switches", "mates"] {
@@ -291,9 +289,9 @@ fn reprove(text: &str) -> Result<(), String> {
     let side = position.side_to_move();
     let mut state = GameState::new(position, rules);
     let attacker = state.controller(side);
-    for action in &puzzle.line {
+    for &action in &puzzle.line {
         state
-            .apply(action.mv, action.switch)
+            .apply(action)
             .map_err(|error| format!("pv: {error}"))?;
     }
     match state.outcome() {

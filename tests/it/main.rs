@@ -1,0 +1,26 @@
+//! The integration tests, one binary with a module per area, so that a
+//! fresh clone links the workspace once (docs/testing.md).
+
+mod common;
+mod gui_support;
+
+mod arena;
+mod chain_large;
+mod chain_oracle;
+mod chain_spec;
+mod cli;
+mod fen;
+mod game;
+mod gui;
+mod gui_browser;
+mod network;
+mod perft_suite;
+mod play;
+mod runs;
+mod search;
+mod search_tree;
+mod solve;
+mod sscc_bench;
+mod sscc_perft;
+mod uci;
+mod zobrist;
