@@ -124,7 +124,7 @@ fn main() -> ExitCode {
             threads,
             hash,
         }) => {
-            let control = catena_engine::search::Control::default();
+            let control = catena_engine::thread::Control::default();
             bench::run(
                 *depth,
                 *hash as usize,

@@ -104,12 +104,12 @@ pub async fn chain(State(app): State<Arc<App>>, Query(query): Query<ChainQuery>)
     };
     let found = session.chain_of(mv);
     let refusal = session.switch_refusal(mv);
-    let mut run_now = session.game().run();
+    let run_now = session.game().run();
     let (switches, limit) = if refusal.is_none() {
         let mut after = session.game().clone();
         match after.apply(Action::switching(mv)) {
             Ok(()) => {
-                let mut run = after.run();
+                let run = after.run();
                 (run.switches(), run.limit())
             }
             Err(_) => (run_now.switches(), run_now.limit()),

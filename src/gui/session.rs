@@ -531,7 +531,7 @@ impl Session {
         }
         let position = self.game.position();
         let test = ChainTest::new(position, self.game.rules());
-        let mut run = self.game.run();
+        let run = self.game.run();
         let run_allows = self.mode == Mode::Sscc && run.allows_switch();
         position
             .legal_moves()

@@ -97,7 +97,7 @@ pub fn state(session: &Session, analysis: &AnalysisSettings, book: &EngineBook) 
             chain,
         ));
     }
-    let mut run = game.run();
+    let run = game.run();
     let last_move = game
         .plies()
         .last()

@@ -268,7 +268,7 @@ impl Session {
         }
         let mover = self.game.position().side_to_move();
         let mut prompt = format!("{} to move", capitalized(mover));
-        let mut run = self.game.run();
+        let run = self.game.run();
         if run.switches() > 0 {
             let limit = run
                 .limit()

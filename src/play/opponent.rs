@@ -2,6 +2,9 @@
 //! engine of an engine list run as a UCI process.
 
 use catena_core::game::{Action, Variant};
+use catena_engine::history::Histories;
+use catena_engine::thread::{Control, Limits, Root};
+use catena_engine::threadpool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -9,7 +12,6 @@ use crate::arena::{
     Clocks, EngineSlot, EngineSpec, Offence, go_command, position_command, read_bestmove,
 };
 use catena_core::game::GameState;
-use catena_engine::search::{self, Control, Histories, Limits, Root};
 use catena_engine::time;
 use catena_engine::transposition::TranspositionTable;
 
@@ -82,7 +84,7 @@ impl Opponent for InProcess {
                 .name("search".to_string())
                 .stack_size(SEARCH_STACK)
                 .spawn_scoped(scope, || {
-                    search::search(
+                    threadpool::search(
                         &root,
                         &limits,
                         tt,

@@ -18,6 +18,9 @@
 
 use catena_core::game::Action;
 use catena_core::game::Variant;
+use catena_engine::score::MATE_BOUND;
+use catena_engine::thread::{Control, Limits, Root};
+use catena_engine::threadpool;
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::PathBuf;
@@ -31,7 +34,6 @@ use catena_core::board::{Color, Position};
 use catena_core::game::{GameState, Rules, SwitchRule};
 use catena_core::rng::SplitMix64;
 use catena_engine::movepick::is_tactical;
-use catena_engine::search::{self, Control, Limits, MATE_BOUND, Root};
 use catena_engine::transposition::TranspositionTable;
 
 #[derive(clap::Args, Debug)]
@@ -123,7 +125,7 @@ fn play_game(args: &DatagenArgs, rules: Rules, index: u64) -> Vec<String> {
     let mut kept = Vec::new();
     while game.outcome().is_none() && game.plies().len() < args.max_plies {
         let root = Root::of_game(&game, variant);
-        let result = search::search(
+        let result = threadpool::search(
             &root,
             &limits,
             &tt,
@@ -147,7 +149,7 @@ fn play_game(args: &DatagenArgs, rules: Rules, index: u64) -> Vec<String> {
             } else {
                 -result.score
             };
-            let mut run = game.run();
+            let run = game.run();
             let spent = u8::from(!run.allows_switch());
             kept.push((
                 position.to_fen(),

@@ -89,8 +89,7 @@ pub fn run(args: &PerftArgs) -> Result<bool, String> {
             let elapsed = start.elapsed();
             if args.divide {
                 for count in &counts {
-                    let switch = if count.switched { " switch" } else { "" };
-                    println!("{}{switch}: {}", count.mv, count.nodes);
+                    println!("{}: {}", count.action, count.nodes);
                 }
                 println!();
             }

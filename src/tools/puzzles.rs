@@ -10,6 +10,8 @@
 //! switch, so that the solution needs a switch.
 
 use catena_core::game::{Action, Variant};
+use catena_engine::thread::{Control, Limits, Root};
+use catena_engine::threadpool;
 use std::fs::File;
 use std::io::Write;
 use std::ops::RangeInclusive;
@@ -25,7 +27,6 @@ use catena_core::board::Position;
 use catena_core::game::{GameState, Rules, SwitchRule};
 use catena_core::rng::SplitMix64;
 
-use catena_engine::search::{self, Control, Limits, Root};
 use catena_engine::solve::{Node, Problem, Solver};
 use catena_engine::transposition::TranspositionTable;
 
@@ -222,7 +223,7 @@ fn candidate_game(seed: u64, game: u64, rules: Rules) -> Vec<Position> {
                 ..Limits::default()
             };
             let control = Control::default();
-            let result = search::search(
+            let result = threadpool::search(
                 &root,
                 &limits,
                 &tt,

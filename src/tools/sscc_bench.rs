@@ -10,6 +10,9 @@
 //! calls decided close the report.
 
 use catena_core::game::Variant;
+use catena_engine::score;
+use catena_engine::thread::{Control, Limits, Root};
+use catena_engine::threadpool;
 use std::fmt;
 use std::str::FromStr;
 use std::sync::Arc;
@@ -22,7 +25,7 @@ use clap::Args;
 use crate::tools::epd::{self, EpdLine};
 use catena_core::board::{Piece, Position};
 use catena_core::game::{ChainTest, GameState, Rules};
-use catena_engine::search::{self, Control, Limits, Root};
+use catena_engine::search;
 use catena_engine::transposition::TranspositionTable;
 use catena_engine::tree_stats::{self, TreeStats};
 
@@ -224,7 +227,7 @@ fn measure(root: &Root, hash_mb: usize, depth: Option<i32>, movetime: Option<Dur
             });
         }
         let mut histories = Vec::new();
-        let result = search::search(
+        let result = threadpool::search(
             root,
             &limits,
             &tt,
@@ -246,7 +249,7 @@ fn measure(root: &Root, hash_mb: usize, depth: Option<i32>, movetime: Option<Dur
 
 /// A score as `info` writes it: `cp N` or `mate N`.
 fn score_text(score: i32) -> String {
-    match search::uci_score(score) {
+    match score::uci_score(score) {
         (_, Some(moves)) => format!("mate {moves}"),
         (centipawns, None) => format!("cp {}", centipawns.unwrap_or(0)),
     }
@@ -373,7 +376,7 @@ pub fn run(args: &SsccBenchArgs, print: &mut dyn FnMut(&str)) -> Result<(), Stri
             .filter(|&index| {
                 measures[1][index]
                     .fixed_time
-                    .is_some_and(|timed| timed.score.abs() < search::MATE_BOUND)
+                    .is_some_and(|timed| timed.score.abs() < score::MATE_BOUND)
             })
             .collect();
         let [chess, sscc] = measures.each_ref().map(|runs| {

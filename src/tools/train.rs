@@ -75,7 +75,7 @@ pub struct TrainArgs {
     #[arg(long)]
     init: Option<PathBuf>,
     /// Where to write the network.
-    #[arg(long, default_value = "src/eval/network.bin")]
+    #[arg(long, default_value = "crates/engine/src/eval/network.bin")]
     out: PathBuf,
 }
 

@@ -328,7 +328,10 @@ fn training_learns_material_and_writes_a_network_the_engine_reads() {
 #[test]
 fn fine_tuning_starts_from_the_given_network() {
     let dir = ScratchDir::new("train-init");
-    let engine_network = concat!(env!("CARGO_MANIFEST_DIR"), "/src/eval/network.bin");
+    let engine_network = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/crates/engine/src/eval/network.bin"
+    );
     // At a learning rate of zero no epoch can beat the starting point, so the
     // network written is the one read, through floating point and back.
     let (out, log) = train_on_material(
@@ -424,7 +427,7 @@ fn datagen_writes_the_same_sscc_positions_on_every_run() {
         let position = Position::from_fen(fen).unwrap();
         assert!(!position.in_check(), "{line}");
         assert!(["0", "0.5", "1"].contains(&result), "{line}");
-        assert!(score.parse::<i32>().unwrap().abs() < catena_engine::search::MATE_BOUND);
+        assert!(score.parse::<i32>().unwrap().abs() < catena_engine::score::MATE_BOUND);
         let run: Vec<u32> = run.split(' ').map(|field| field.parse().unwrap()).collect();
         assert!(run.len() == 2 && run[1] <= 1, "{line}");
     }

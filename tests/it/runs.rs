@@ -15,7 +15,7 @@ use catena_engine::runs::RunMates;
 /// scores such a position a draw.
 fn plain_run_mate(
     position: &Position,
-    mut run: SwitchRun,
+    run: SwitchRun,
     rules: &Rules,
     switches: u32,
     path: &mut Vec<Position>,

@@ -1,12 +1,15 @@
 //! The search through the library: mates in chess and wins that need a switch in SSCC.
 
 use catena_core::game::Variant;
+use catena_engine::history::Histories;
+use catena_engine::score::MATE;
+use catena_engine::thread::{Control, Info, Limits, Root, SearchResult};
+use catena_engine::threadpool;
 use std::sync::Arc;
 use std::time::Instant;
 
 use catena_core::board::{Color, Position};
 use catena_core::game::{Rules, SwitchRun};
-use catena_engine::search::{self, Control, Histories, Limits, MATE, Root, SearchResult};
 use catena_engine::transposition::TranspositionTable;
 
 fn search(fen: &str, variant: Variant, depth: i32) -> SearchResult {
@@ -36,7 +39,7 @@ fn search_learning(
         variant,
     };
     let tt = Arc::new(TranspositionTable::new(8));
-    search::search(
+    threadpool::search(
         &root,
         limits,
         &tt,
@@ -78,6 +81,7 @@ fn stop_ends_every_thread_of_an_endless_search() {
     };
     for _ in 0..2 {
         let (done, finished) = std::sync::mpsc::channel();
+        let (deepened, depths) = std::sync::mpsc::channel();
         let control = Arc::new(Control::default());
         let searcher = {
             let (control, limits) = (Arc::clone(&control), limits.clone());
@@ -90,18 +94,30 @@ fn stop_ends_every_thread_of_an_endless_search() {
                 };
                 let tt = Arc::new(TranspositionTable::new(8));
                 let mut histories = Vec::new();
-                let result = search::search(
+                let result = threadpool::search(
                     &root,
                     &limits,
                     &tt,
                     &mut histories,
                     &control,
                     Instant::now(),
-                    &mut |_| {},
+                    &mut |info| {
+                        if let Info::Line(report) = info {
+                            let _ = deepened.send(report.depth);
+                        }
+                    },
                 );
                 done.send((result, histories)).unwrap();
             })
         };
+        // Stopped once the main thread is well under way, however busy the
+        // machine (the other tests of the binary run beside this one), and
+        // the helpers have had time to start too.
+        while depths
+            .recv_timeout(std::time::Duration::from_secs(60))
+            .expect("the search deepens")
+            < 6
+        {}
         std::thread::sleep(std::time::Duration::from_millis(300));
         control
             .stop
@@ -152,7 +168,7 @@ fn switches_into_a_mate_in_sscc_only() {
 
 #[test]
 fn a_run_changes_the_transposition_key() {
-    assert_eq!(search::run_key(SwitchRun::default()), 0);
+    assert_eq!(SwitchRun::default().key(), 0);
     // Every run met in the SSCC bench games under each rule, grown by the
     // first chain-closing move of each of its positions: equal runs share a
     // key, different runs (count, rule, starting chain) have different ones.
@@ -167,7 +183,7 @@ fn a_run_changes_the_transposition_key() {
             let rules = Rules::new(rule, 2).unwrap();
             let mut replay = catena_core::game::GameState::new(record.game.start().clone(), rules);
             for ply in record.game.plies() {
-                let (position, mut run) = (replay.position().clone(), replay.run());
+                let (position, run) = (replay.position().clone(), replay.run());
                 if run.allows_switch()
                     && let Some(&mv) = position
                         .legal_moves()
@@ -190,7 +206,7 @@ fn a_run_changes_the_transposition_key() {
     );
     let mut by_key = std::collections::HashMap::new();
     for run in distinct {
-        let key = search::run_key(run);
+        let key = run.key();
         assert_ne!(key, 0, "{run:?}");
         if let Some(other) = by_key.insert(key, run) {
             panic!("{run:?} and {other:?} share the key {key:#x}");

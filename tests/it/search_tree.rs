@@ -4,6 +4,9 @@
 //! repetitions seen inside the search.
 
 use catena_core::game::{Action, Variant};
+use catena_engine::score::{INFINITE, MATE, MATE_BOUND};
+use catena_engine::thread::{Control, Info, Limits, Report, Root, SearchResult};
+use catena_engine::threadpool;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -12,9 +15,6 @@ use catena_core::board::Position;
 use catena_core::game::{Rules, SwitchRule, SwitchRun};
 use catena_core::rng::SplitMix64;
 use catena_engine::movepick::is_tactical;
-use catena_engine::search::{
-    self, Control, INFINITE, Info, Limits, MATE, MATE_BOUND, Report, Root, SearchResult,
-};
 use catena_engine::transposition::TranspositionTable;
 use rayon::prelude::*;
 
@@ -55,7 +55,7 @@ fn search_lines(
         ..Limits::default()
     };
     let mut lines = Vec::new();
-    let result = search::search(
+    let result = threadpool::search(
         root,
         &limits,
         tt,
@@ -449,8 +449,8 @@ fn a_board_met_with_two_runs_keeps_two_entries() {
             let root_run = SwitchRun::default();
             search_in(&tt, position, root_run, Vec::new(), Variant::Sscc(rules), 5);
             let board = position.after(mv).key();
-            let stay = tt.probe(board ^ search::run_key(root_run));
-            let switch = tt.probe(board ^ search::run_key(spent));
+            let stay = tt.probe(board ^ root_run.key());
+            let switch = tt.probe(board ^ spent.key());
             let (Some(stay), Some(switch)) = (stay, switch) else {
                 return false;
             };
@@ -649,7 +649,7 @@ fn a_run_with_a_switch_left_stands_pat_on_its_best_switch() {
 fn a_root_at_its_run_limit_offers_no_switch() {
     let rules = rules("moves");
     for case in horizon_switches(&rules, 1, 12) {
-        let mut run = SwitchRun::default().after_switch(&case.position, case.action.mv, &rules);
+        let run = SwitchRun::default().after_switch(&case.position, case.action.mv, &rules);
         assert!(!run.allows_switch());
         let root = Root {
             position: case.position.after(case.action.mv),

@@ -3,6 +3,9 @@
 //! against the engine's own mates.
 
 use catena_core::game::{Action, Variant};
+use catena_engine::score::MATE;
+use catena_engine::thread::{Control, Limits, Root};
+use catena_engine::threadpool;
 use std::process::Command;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -15,7 +18,6 @@ use catena::tools::epd;
 use catena_core::board::Position;
 use catena_core::game::{GameState, Rules, SwitchRule, SwitchRun, forms_chain, pgn};
 use catena_core::rng::SplitMix64;
-use catena_engine::search::{self, Control, Limits, MATE, Root};
 use catena_engine::solve::{Node, Problem, Solver};
 use catena_engine::transposition::TranspositionTable;
 
@@ -144,7 +146,7 @@ fn the_solver_agrees_with_the_engines_mates() {
                 threads: 1,
                 ..Limits::default()
             };
-            let result = search::search(
+            let result = threadpool::search(
                 &root,
                 &limits,
                 &Arc::new(TranspositionTable::new(8)),

@@ -3,6 +3,9 @@
 //! `cargo test --profile test-opt --test sscc_bench -- --ignored --nocapture make_sscc_bench`.
 
 use catena_core::game::Variant;
+use catena_engine::score::MATE_BOUND;
+use catena_engine::thread::{Control, Limits};
+use catena_engine::threadpool;
 use std::collections::BTreeMap;
 
 use std::sync::Arc;
@@ -11,7 +14,6 @@ use std::time::Instant;
 use catena::tools::epd;
 use catena::tools::sscc_bench::{self, BenchPosition, Kind};
 use catena_core::game::{GameState, Rules, pgn};
-use catena_engine::search::{self, Control, Limits, MATE_BOUND};
 use catena_engine::transposition::TranspositionTable;
 
 /// The games the positions are taken from, and how many of each kind to take.
@@ -86,7 +88,7 @@ fn decided(line: &str) -> bool {
                 threads: 1,
                 ..Limits::default()
             };
-            let result = search::search(
+            let result = threadpool::search(
                 &position.root(variant),
                 &limits,
                 &Arc::new(TranspositionTable::new(16)),

@@ -6,6 +6,7 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
 use catena_core::board::Position;
+use catena_engine::options::{OPTIONS, UciOption};
 
 struct Engine {
     child: Child,
@@ -937,4 +938,38 @@ fn long_searches_tell_the_current_move() {
     // Every iteration begun in the last two seconds starts with move 1.
     assert!(numbers.contains(&1), "{lines:#?}");
     engine.quit();
+}
+
+/// The README's table of options is the engine's own table, row for row.
+#[test]
+fn the_readme_lists_the_options_as_the_engine_has_them() {
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"))
+        .expect("README.md is readable");
+    let section = readme
+        .split("\n## UCI options\n")
+        .nth(1)
+        .expect("the README has a section 'UCI options'");
+    let rows: Vec<&str> = section
+        .lines()
+        .skip_while(|line| !line.starts_with('|'))
+        .take_while(|line| line.starts_with('|'))
+        .skip(2)
+        .collect();
+    let expected: Vec<String> = OPTIONS.iter().map(UciOption::readme_row).collect();
+    assert_eq!(rows, expected);
+}
+
+/// `uci` lists exactly the table's options, by name, in its order.
+#[test]
+fn uci_prints_every_option_of_the_table() {
+    let mut engine = Engine::start();
+    engine.send("uci");
+    let lines = engine.until("uciok");
+    let names: Vec<&str> = lines
+        .iter()
+        .filter_map(|line| line.strip_prefix("option name "))
+        .map(|rest| rest.split(" type ").next().unwrap_or(rest))
+        .collect();
+    let expected: Vec<&str> = OPTIONS.iter().map(|option| option.name).collect();
+    assert_eq!(names, expected);
 }

@@ -6,7 +6,7 @@ use std::time::Duration;
 use rayon::prelude::*;
 
 use crate::board::{Move, Position};
-use crate::game::{ChainTest, Rules, SwitchRun, forms_chain};
+use crate::game::{Action, ChainTest, Rules, SwitchRun, forms_chain};
 
 /// Deeper than any perft anyone waits for; keeps depths sane on the command line.
 pub const MAX_DEPTH: u32 = 15;
@@ -41,7 +41,7 @@ fn count_leaves<const BULK: bool>(position: &Position, depth: u32) -> u64 {
 
 /// Leaves of the SSCC game tree (spec section 4): every ply a board move and a
 /// switch choice, so a chain-forming move with a switch allowed has two children.
-pub fn sscc_perft(position: &Position, mut run: SwitchRun, depth: u32, rules: &Rules) -> u64 {
+pub fn sscc_perft(position: &Position, run: SwitchRun, depth: u32, rules: &Rules) -> u64 {
     if depth == 0 {
         return 1;
     }
@@ -97,11 +97,7 @@ impl Tree {
 
     /// The children of the root: one per move, and for SSCC a second, marked
     /// as a switch, per move that forms a chain while `run` allows a switch.
-    fn root_children(
-        &self,
-        position: &Position,
-        mut run: SwitchRun,
-    ) -> Vec<(Move, Option<SwitchRun>)> {
+    fn root_children(&self, position: &Position, run: SwitchRun) -> Vec<(Move, Option<SwitchRun>)> {
         let may_switch = run.allows_switch();
         let mut children = Vec::new();
         for mv in position.legal_moves() {
@@ -118,9 +114,9 @@ impl Tree {
 }
 
 /// One root child's count, as `--divide` prints it: `e2e4` or `d2d3 switch`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RootCount {
-    pub mv: Move,
-    pub switched: bool,
+    pub action: Action,
     pub nodes: u64,
 }
 
@@ -160,8 +156,10 @@ pub fn divide(
             tree.count(&child, child_run, depth - 1)
         };
         Some(RootCount {
-            mv,
-            switched: switch_run.is_some(),
+            action: Action {
+                mv,
+                switch: switch_run.is_some(),
+            },
             nodes,
         })
     };

@@ -11,6 +11,14 @@
 #[derive(Clone, Debug)]
 pub struct SplitMix64(u64);
 
+/// SplitMix64's finaliser: a bijection of 64-bit words whose every output
+/// bit depends on every input bit, for keys built from several words.
+pub const fn mix(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
 impl SplitMix64 {
     pub fn new(seed: u64) -> SplitMix64 {
         SplitMix64(seed)
@@ -18,10 +26,7 @@ impl SplitMix64 {
 
     pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        mix(self.0)
     }
 
     /// Uniform in `0..n` (n > 0), by remainder: biased by less than n / 2^64.

@@ -2,12 +2,14 @@
 //! node count is the signature of the search (the same with one thread on any
 //! machine) and whose speed compares builds.
 
+use crate::history::Histories;
+use crate::thread::{Control, Limits, Root};
+use crate::threadpool;
 use catena_core::game::Variant;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
-use crate::search::{self, Control, Histories, Limits, Root};
 use crate::transposition::TranspositionTable;
 use catena_core::board::Position;
 use catena_core::game::{Rules, SwitchRun};
@@ -67,7 +69,7 @@ pub fn run(
             history: Vec::new(),
             variant,
         };
-        let result = search::search(
+        let result = threadpool::search(
             &root,
             &limits,
             &tt,

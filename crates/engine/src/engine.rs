@@ -3,9 +3,13 @@
 //! [`GameState`], so the rules and switch checks are those of the game
 //! module), the transposition table and histories, and the search or task
 //! running on its own thread, so that `stop`, `isready` and `ponderhit` are
-//! answered while it thinks. `uci.rs` reads the commands and writes the
-//! answers; what this file sends goes through its writers.
+//! answered while it thinks. The engine never prints: what it has to tell
+//! goes to its [`Listener`] as an [`Output`] (as Stockfish's engine calls
+//! `on_update_full` and `on_bestmove`), which `uci.rs` writes as protocol text.
 
+use crate::history::Histories;
+use crate::thread::{Control, Info, Limits, Root, SearchResult};
+use crate::threadpool;
 use catena_core::game::{Action, Variant};
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::Ordering;
@@ -14,47 +18,32 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use crate::bench;
-use crate::search::{self, Control, Histories, Info, Limits, Root, SearchResult};
+use crate::options::{Id, Options, UciOption};
+use crate::quote::quote;
 use crate::time::{self, Budget, TimeLeft};
 use crate::transposition::TranspositionTable;
-use crate::uci::{bestmove_line, error, info_line, quote, send};
-use crate::wdl;
+use crate::wdl::{self, WinDrawLoss};
 use catena_core::board::{Color, Position};
-use catena_core::game::{GameError, GameState, Rules, SwitchRule};
-use catena_core::perft;
+use catena_core::game::{GameError, GameState, Rules};
+use catena_core::perft::{self, RootCount};
 
-/// The engine's options, as `setoption` leaves them.
+/// What the engine tells as it works, from whichever thread does the work.
 #[derive(Clone, Debug)]
-pub struct Options {
-    pub hash_mb: usize,
-    pub threads: usize,
-    pub move_overhead: u64,
-    pub multipv: usize,
-    pub ponder: bool,
-    pub show_wdl: bool,
-    pub sscc: bool,
-    pub switch_rule: SwitchRule,
-    pub min_enclosed: u32,
+pub enum Output {
+    /// A line of the search, with the odds of its score when `UCI_ShowWDL` is on.
+    Info(Info, Option<WinDrawLoss>),
+    /// The search's answer.
+    BestMove(SearchResult),
+    /// `go perft`: the count below each root child.
+    Perft(Vec<RootCount>),
+    /// A line of `bench`'s report.
+    Text(String),
+    /// Something failed on the engine's own thread.
+    Error(String),
 }
 
-impl Default for Options {
-    fn default() -> Options {
-        Options {
-            hash_mb: 16,
-            threads: 1,
-            move_overhead: 10,
-            multipv: 1,
-            ponder: false,
-            show_wdl: false,
-            sscc: false,
-            switch_rule: SwitchRule::Chain,
-            min_enclosed: 2,
-        }
-    }
-}
-
-pub const HASH_MAX_MB: i64 = 8192;
-pub const THREADS_MAX: i64 = 256;
+/// Where the engine's [`Output`] goes.
+pub type Listener = Arc<dyn Fn(Output) + Send + Sync>;
 
 /// A search, or a `go perft` or `bench`, in progress on its own thread.
 struct Running {
@@ -75,6 +64,7 @@ pub struct Engine {
     /// The search threads' histories, kept from one `go` to the next of a game.
     histories: Arc<Mutex<Vec<Histories>>>,
     running: Option<Running>,
+    listener: Listener,
 }
 
 /// What `go` asked for.
@@ -89,14 +79,9 @@ pub struct GoCommand {
     pub ponder: bool,
 }
 
-impl Default for Engine {
-    fn default() -> Engine {
-        Engine::new()
-    }
-}
-
 impl Engine {
-    pub fn new() -> Engine {
+    /// An engine at its default options, telling `listener` what it has to tell.
+    pub fn new(listener: Listener) -> Engine {
         let options = Options::default();
         Engine {
             tt: Arc::new(TranspositionTable::new(options.hash_mb)),
@@ -104,25 +89,20 @@ impl Engine {
             options,
             game: GameState::new(Position::startpos(), Rules::default()).playing_on(),
             running: None,
+            listener,
         }
     }
 
     pub fn variant(&self) -> Variant {
-        if self.options.sscc {
-            Variant::Sscc(Rules {
-                switch_rule: self.options.switch_rule,
-                min_enclosed: self.options.min_enclosed,
-            })
-        } else {
-            Variant::Chess
-        }
+        self.options.variant()
     }
 
     pub fn rules(&self) -> Option<Rules> {
-        match self.variant() {
-            Variant::Chess => None,
-            Variant::Sscc(rules) => Some(rules),
-        }
+        self.variant().rules()
+    }
+
+    fn tell(&self, output: Output) {
+        (self.listener)(output);
     }
 
     pub fn game(&self) -> &GameState {
@@ -174,8 +154,11 @@ impl Engine {
     /// `bench depth`, on the search's thread.
     pub fn bench(&mut self, depth: i32) {
         let (hash_mb, threads) = (self.options.hash_mb, self.options.threads);
+        let listener = Arc::clone(&self.listener);
         self.spawn_task("bench", move |control| {
-            bench::run(depth, hash_mb, threads, control, &mut |line| send(line));
+            bench::run(depth, hash_mb, threads, control, &mut |line| {
+                listener(Output::Text(line.to_string()))
+            });
         });
     }
 
@@ -188,7 +171,7 @@ impl Engine {
                 running.control.pondering.store(false, Ordering::Relaxed);
             }
             if running.handle.join().is_err() {
-                error("the search thread failed");
+                self.tell(Output::Error("the search thread failed".to_string()));
             }
         }
     }
@@ -225,7 +208,9 @@ impl Engine {
                     task: true,
                 })
             }
-            Err(problem) => error(&format!("cannot start the {name} thread: {problem}")),
+            Err(problem) => self.tell(Output::Error(format!(
+                "cannot start the {name} thread: {problem}"
+            ))),
         }
     }
 
@@ -246,61 +231,18 @@ impl Engine {
         if self.running.is_some() {
             return Err(format!("option {name} cannot change during a search"));
         }
-        let value = value.unwrap_or_default().trim();
-        let spin = |min: i64, max: i64| -> Result<i64, String> {
-            match value.parse::<i64>() {
-                Ok(number) if (min..=max).contains(&number) => Ok(number),
-                _ => Err(format!(
-                    "option {name} needs a number from {min} to {max}, not '{value}'"
-                )),
-            }
-        };
-        let check = || match value.to_ascii_lowercase().as_str() {
-            "true" => Ok(true),
-            "false" => Ok(false),
-            _ => Err(format!("option {name} needs true or false, not '{value}'")),
-        };
-        match name.to_ascii_lowercase().as_str() {
+        let option = UciOption::find(name)?;
+        let value = option.parse(value)?;
+        let mut options = self.options.clone();
+        options.set(option.id, value);
+        match option.id {
             // The old table stays until the new one is had.
-            "hash" => spin(1, HASH_MAX_MB).and_then(|mb| {
-                self.tt = Arc::new(TranspositionTable::try_new(mb as usize)?);
-                self.options.hash_mb = mb as usize;
-                Ok(())
-            }),
-            "threads" => {
-                spin(1, THREADS_MAX).map(|threads| self.options.threads = threads as usize)
-            }
-            "move overhead" => spin(0, 5000).map(|ms| self.options.move_overhead = ms as u64),
-            "multipv" => spin(1, 256).map(|lines| self.options.multipv = lines as usize),
-            "ponder" => check().map(|on| self.options.ponder = on),
-            "uci_showwdl" => check().map(|on| self.options.show_wdl = on),
-            "clear hash" => {
-                self.clear_hash();
-                Ok(())
-            }
-            "uci_variant" => match value.to_ascii_lowercase().as_str() {
-                "chess" => {
-                    self.options.sscc = false;
-                    Ok(())
-                }
-                "sscc" => {
-                    self.options.sscc = true;
-                    Ok(())
-                }
-                _ => Err(format!(
-                    "option UCI_Variant is chess or sscc, not '{value}'"
-                )),
-            },
-            "switchrule" => value
-                .parse::<SwitchRule>()
-                .map(|rule| self.options.switch_rule = rule),
-            "minenclosed" => spin(
-                i64::from(*Rules::MIN_ENCLOSED_RANGE.start()),
-                i64::from(*Rules::MIN_ENCLOSED_RANGE.end()),
-            )
-            .map(|min| self.options.min_enclosed = min as u32),
-            _ => Err(format!("no such option '{name}'")),
+            Id::Hash => self.tt = Arc::new(TranspositionTable::try_new(options.hash_mb)?),
+            Id::ClearHash => self.clear_hash(),
+            _ => {}
         }
+        self.options = options;
+        Ok(())
     }
 
     /// `position`: the game from `start` through the UCI `moves` (with
@@ -310,7 +252,7 @@ impl Engine {
         // The GUI decides when its game ends: moves after a draw by rule are played.
         let mut game = GameState::new(start, self.rules().unwrap_or_default()).playing_on();
         // Chess has no switch: the list is played up to the first one.
-        let chess_switch = if self.options.sscc {
+        let chess_switch = if self.variant().is_sscc() {
             None
         } else {
             moves.iter().position(|&token| token == "switch")
@@ -386,12 +328,13 @@ impl Engine {
         };
         let histories = Arc::clone(&self.histories);
         let thread_control = Arc::clone(&control);
+        let listener = Arc::clone(&self.listener);
         let spawned = std::thread::Builder::new()
             .name("search".to_string())
             .stack_size(64 << 20)
             .spawn(move || {
                 let mut histories = histories.lock().unwrap_or_else(PoisonError::into_inner);
-                search_and_answer(&job, &mut histories, &thread_control);
+                search_and_answer(&job, &mut histories, &thread_control, &*listener);
             });
         match spawned {
             Ok(handle) => {
@@ -403,7 +346,7 @@ impl Engine {
                 })
             }
             Err(problem) => {
-                send("bestmove 0000");
+                self.tell(Output::BestMove(SearchResult::default()));
                 return Err(format!("cannot start the search thread: {problem}"));
             }
         }
@@ -418,20 +361,16 @@ impl Engine {
         };
         let (position, run) = (self.game.position().clone(), self.game.run());
         let threads = self.options.threads;
+        let listener = Arc::clone(&self.listener);
         self.spawn_task("perft", move |control| {
             let start = Instant::now();
             match perft::divide(&tree, &position, run, depth, threads, &control.stop) {
                 Ok(counts) => {
-                    for count in &counts {
-                        let switch = if count.switched { " switch" } else { "" };
-                        send(&format!("{}{switch}: {}", count.mv, count.nodes));
-                    }
                     let total: u64 = counts.iter().map(|count| count.nodes).sum();
-                    send("");
-                    send(&format!("Nodes searched: {total}"));
                     log::info!("{}", perft::summary_line(total, start.elapsed()));
+                    listener(Output::Perft(counts));
                 }
-                Err(problem) => error(&problem),
+                Err(problem) => listener(Output::Error(problem)),
             }
         });
     }
@@ -450,7 +389,12 @@ struct SearchJob {
 }
 
 /// The search thread: search, wait while `go infinite` or pondering asks to, answer.
-fn search_and_answer(job: &SearchJob, histories: &mut Vec<Histories>, control: &Control) {
+fn search_and_answer(
+    job: &SearchJob,
+    histories: &mut Vec<Histories>,
+    control: &Control,
+    tell: &(dyn Fn(Output) + Send + Sync),
+) {
     let SearchJob {
         root,
         limits,
@@ -459,10 +403,18 @@ fn search_and_answer(job: &SearchJob, histories: &mut Vec<Histories>, control: &
         endless,
         show_wdl,
     } = job;
-    let wdl = show_wdl.then(|| (wdl::material(&root.position), root.variant));
-    let mut reporter = |info: &Info| send(&info_line(info, wdl));
+    let material = show_wdl.then(|| wdl::material(&root.position));
+    let mut reporter = |info: &Info| {
+        let odds = match (info, material) {
+            (Info::Line(report), Some(material)) => {
+                Some(wdl::win_draw_loss(report.score, material, root.variant))
+            }
+            _ => None,
+        };
+        tell(Output::Info(info.clone(), odds));
+    };
     let outcome = panic::catch_unwind(AssertUnwindSafe(|| {
-        search::search(
+        threadpool::search(
             root,
             limits,
             tt,
@@ -475,15 +427,13 @@ fn search_and_answer(job: &SearchJob, histories: &mut Vec<Histories>, control: &
     let result = match outcome {
         Ok(result) => result,
         Err(_) => {
-            error("the search failed; playing the first legal move");
+            tell(Output::Error(
+                "the search failed; playing the first legal move".to_string(),
+            ));
             let first = root.position.legal_moves().first().copied();
             SearchResult {
                 best: first.map(Action::stay),
-                ponder: None,
-                score: 0,
-                nodes: 0,
-                depth: 0,
-                best_share: 0.0,
+                ..SearchResult::default()
             }
         }
     };
@@ -494,5 +444,5 @@ fn search_and_answer(job: &SearchJob, histories: &mut Vec<Histories>, control: &
         std::thread::sleep(Duration::from_millis(1));
     }
     control.answered.store(true, Ordering::Release);
-    send(&bestmove_line(&result));
+    tell(Output::BestMove(result));
 }

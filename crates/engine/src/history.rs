@@ -3,7 +3,6 @@
 //! and the correction history of the static evaluation, all kept from one
 //! move of a game to the next and cleared by `ucinewgame`.
 
-use crate::movepick::{OrderingHints, victim};
 use catena_core::board::{Color, Move, Piece, Position};
 
 const HISTORY_LIMIT: i32 = 16_384;
@@ -106,7 +105,9 @@ impl CaptureHistory {
     }
 
     fn victim_index(position: &Position, mv: Move) -> usize {
-        victim(position, mv).map_or(Piece::Pawn.index(), Piece::index)
+        position
+            .captured(mv)
+            .map_or(Piece::Pawn.index(), Piece::index)
     }
 }
 
@@ -130,20 +131,6 @@ impl Default for Histories {
             captures: CaptureHistory::default(),
             counters: Box::new([[None; 64]; 64]),
             correction: CorrectionHistory::default(),
-        }
-    }
-}
-
-impl Histories {
-    /// Hints from the histories alone: no table action, killers or counter
-    /// move (quiescence in check, the solver).
-    pub fn plain_hints(&self) -> OrderingHints<'_> {
-        OrderingHints {
-            tt_action: 0,
-            killers: [None; 2],
-            counter: None,
-            history: QuietHistory::without_context(&self.quiet),
-            captures: &self.captures,
         }
     }
 }

@@ -11,7 +11,7 @@
 use arrayvec::ArrayVec;
 
 use crate::eval::PIECE_VALUE;
-use crate::history::{CaptureHistory, PieceTo, QuietHistory};
+use crate::history::{CaptureHistory, Histories, PieceTo, QuietHistory};
 use crate::see::see_at_least;
 use catena_core::board::{Move, MoveKind, Piece, Position};
 use catena_core::game::{Action, ChainTest, Rules};
@@ -42,17 +42,6 @@ pub fn is_tactical(position: &Position, mv: Move) -> bool {
         || matches!(mv.kind(), MoveKind::EnPassant | MoveKind::Promotion(_))
 }
 
-/// The piece `mv` captures, if any.
-pub(crate) fn victim(position: &Position, mv: Move) -> Option<Piece> {
-    match mv.kind() {
-        MoveKind::EnPassant => Some(Piece::Pawn),
-        _ if position.colored(!position.side_to_move()).contains(mv.to()) => {
-            position.piece_on(mv.to())
-        }
-        _ => None,
-    }
-}
-
 /// Whether a capture or promotion loses material: an underpromotion, or a
 /// capture that loses the exchange on its square.
 fn losing_tactical(position: &Position, mv: Move) -> bool {
@@ -66,7 +55,9 @@ fn losing_tactical(position: &Position, mv: Move) -> bool {
 /// about a pawn's worth of victim either way.
 fn tactical_score(position: &Position, mv: Move, captures: &CaptureHistory) -> i32 {
     let attacker = position.piece_on(mv.from()).unwrap_or(Piece::Pawn);
-    let gain = victim(position, mv).map_or(0, |piece| PIECE_VALUE[piece.index()]);
+    let gain = position
+        .captured(mv)
+        .map_or(0, |piece| PIECE_VALUE[piece.index()]);
     let promotion = mv.promotion().map_or(0, |piece| PIECE_VALUE[piece.index()]);
     10 * (gain + promotion) - PIECE_VALUE[attacker.index()] / 10 + captures.get(position, mv) / 16
 }
@@ -79,6 +70,20 @@ pub struct OrderingHints<'a> {
     pub counter: Option<Move>,
     pub history: QuietHistory<'a>,
     pub captures: &'a CaptureHistory,
+}
+
+impl OrderingHints<'_> {
+    /// Hints from the histories alone: no table action, killers or counter
+    /// move (quiescence in check, the solver).
+    pub fn plain(histories: &Histories) -> OrderingHints<'_> {
+        OrderingHints {
+            tt_action: 0,
+            killers: [None; 2],
+            counter: None,
+            history: QuietHistory::without_context(&histories.quiet),
+            captures: &histories.captures,
+        }
+    }
 }
 
 /// Which switches a picker hands out (SSCC), and when it tests moves for chains.
@@ -289,9 +294,13 @@ mod tests {
         let position =
             Position::from_fen("rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2")
                 .unwrap();
-        let histories = crate::history::Histories::default();
+        let histories = Histories::default();
         let mut picker = MovePicker::default();
-        picker.add_all(&position, &histories.plain_hints(), Switches::Never);
+        picker.add_all(
+            &position,
+            &OrderingHints::plain(&histories),
+            Switches::Never,
+        );
         let first = picker.next().unwrap();
         assert_eq!(first.action.mv.to_string(), "e4d5");
     }

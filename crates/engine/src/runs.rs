@@ -15,7 +15,7 @@
 //! (docs/sscc-search.md, "Changes"). `examples/turn_threats.rs` uses it to
 //! tell how SSCC games are lost.
 
-use crate::search::{repeats, run_key};
+use crate::search::repeats;
 use catena_core::board::Move;
 use catena_core::board::Position;
 use catena_core::game::Action;
@@ -167,12 +167,12 @@ impl RunMates {
     fn search(
         &mut self,
         position: &Position,
-        mut run: SwitchRun,
+        run: SwitchRun,
         rules: &Rules,
         switches: u32,
         keys: &mut Vec<u64>,
     ) -> Found {
-        let key = position.key() ^ run_key(run);
+        let key = position.key() ^ run.key();
         let slot = self.slot(key);
         let entry = self.entries[slot];
         if entry.key == key {

@@ -9,10 +9,8 @@
 //! mate scores measure plies to mate whoever makes them.
 
 use catena_core::game::{Action, Variant};
-use std::hash::{Hash, Hasher};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, PoisonError};
-use std::time::{Duration, Instant};
+use std::sync::atomic::Ordering;
+use std::time::Duration;
 
 use arrayvec::ArrayVec;
 use once_cell::sync::Lazy;
@@ -22,139 +20,18 @@ use crate::eval::network::{Accumulator, NETWORK, Network, SSCC_NETWORK, SsccStat
 pub use crate::history::Histories;
 use crate::history::{PieceTo, QuietHistory};
 use crate::movepick::{MovePicker, OrderingHints, Switches, is_tactical};
+use crate::score::{INFINITE, MATE, MATE_BOUND, MAX_PLY, score_from_tt, score_to_tt};
 use crate::see::see_at_least;
 use crate::stack::{Played, Stack};
-use crate::time::{Budget, Progress};
-use crate::transposition::{Bound, Entry, TranspositionTable};
+use crate::thread::{Info, MAX_DEPTH, Report, Root, RootMove, Shared};
+use crate::time::Progress;
+use crate::transposition::{Bound, Entry};
 use crate::tree_stats::{self, Child, Event};
 use catena_core::board::{Color, Move, Piece, Position};
-use catena_core::game::{ChainTest, GameState, Rules, SwitchRun};
-
-pub const INFINITE: i32 = 32_000;
-pub const MATE: i32 = 31_000;
-pub const MAX_PLY: usize = 120;
-/// Scores beyond this are mates.
-pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
-pub const MAX_DEPTH: i32 = 100;
-
-/// What bounds a search, besides `stop`.
-#[derive(Clone, Debug, Default)]
-pub struct Limits {
-    pub depth: Option<i32>,
-    pub nodes: Option<u64>,
-    /// Mate in this many moves.
-    pub mate: Option<i32>,
-    pub budget: Option<Budget>,
-    /// Only these root actions (`go searchmoves`); empty means all.
-    pub search_moves: Vec<Move>,
-    pub multipv: usize,
-    pub threads: usize,
-}
-
-/// Flags the UCI thread sets while a search runs.
-#[derive(Default)]
-pub struct Control {
-    pub stop: AtomicBool,
-    /// Set during `go ponder` until `ponderhit`: time limits do not apply.
-    pub pondering: AtomicBool,
-    /// Milliseconds from `started` at which the clock started (the `ponderhit`).
-    pub clock_offset_ms: AtomicU64,
-    /// Set by the thread that answers `go` just before it prints `bestmove`.
-    pub answered: AtomicBool,
-}
-
-/// Where the search starts: the position, the switch run and the earlier
-/// positions' keys (for repetitions), oldest first.
-#[derive(Clone, Debug)]
-pub struct Root {
-    pub position: Position,
-    pub run: SwitchRun,
-    pub history: Vec<u64>,
-    pub variant: Variant,
-}
-
-impl Root {
-    /// The current position of `game`, searched in `variant` (the switch run
-    /// counts in SSCC only), with every earlier position for repetitions.
-    pub fn of_game(game: &GameState, variant: Variant) -> Root {
-        Root {
-            position: game.position().clone(),
-            run: match variant {
-                Variant::Chess => SwitchRun::default(),
-                Variant::Sscc(_) => game.run(),
-            },
-            history: game.plies().iter().map(|ply| ply.before().key()).collect(),
-            variant,
-        }
-    }
-}
-
-/// What the search tells as it goes.
-#[derive(Clone, Debug)]
-pub enum Info {
-    /// A line at the end of an iteration.
-    Line(Report),
-    /// The root action being searched, from the first second on, as
-    /// Stockfish tells it: `currmove` and `currmovenumber` (from 1).
-    CurrentMove {
-        depth: i32,
-        action: Action,
-        number: usize,
-    },
-}
+use catena_core::game::{ChainTest, Rules, SwitchRun};
 
 /// When the search starts to tell which root action it is searching.
 const CURRENT_MOVE_AFTER: Duration = Duration::from_secs(1);
-
-/// One line of `info`.
-#[derive(Clone, Debug)]
-pub struct Report {
-    pub depth: i32,
-    pub seldepth: i32,
-    pub multipv: usize,
-    pub score: i32,
-    pub bound: Option<Bound>,
-    pub nodes: u64,
-    pub time: Duration,
-    pub hashfull: u16,
-    pub pv: Vec<Action>,
-}
-
-/// The outcome of a search.
-#[derive(Clone, Debug)]
-pub struct SearchResult {
-    /// `None` only when there is no legal move.
-    pub best: Option<Action>,
-    /// The expected reply, when the best action gives the opponent the move.
-    pub ponder: Option<Action>,
-    pub score: i32,
-    pub nodes: u64,
-    pub depth: i32,
-    /// The share of the first thread's nodes spent under the best action,
-    /// from 0 to 1: the time manager reads a low share as a contested choice.
-    pub best_share: f64,
-}
-
-/// A score as UCI writes it: `cp N` or `mate N` (moves, negative when being mated).
-pub fn uci_score(score: i32) -> (Option<i32>, Option<i32>) {
-    if score >= MATE_BOUND {
-        (None, Some((MATE - score + 1) / 2))
-    } else if score <= -MATE_BOUND {
-        (None, Some(-(MATE + score) / 2))
-    } else {
-        (Some(score), None)
-    }
-}
-
-fn score_to_tt(score: i32, ply: usize) -> i32 {
-    if score >= MATE_BOUND {
-        score + ply as i32
-    } else if score <= -MATE_BOUND {
-        score - ply as i32
-    } else {
-        score
-    }
-}
 
 /// The stored score when its bound settles the window `alpha..beta`.
 fn tt_cutoff(entry: &Entry, ply: usize, alpha: i32, beta: i32) -> Option<i32> {
@@ -181,16 +58,6 @@ fn mate_horizon(alpha: i32, beta: i32, ply: usize) -> Option<i32> {
     }
 }
 
-fn score_from_tt(score: i32, ply: usize) -> i32 {
-    if score >= MATE_BOUND {
-        score - ply as i32
-    } else if score <= -MATE_BOUND {
-        score + ply as i32
-    } else {
-        score
-    }
-}
-
 /// Whether the position with `key` repeats one of `keys` (the positions
 /// before it, oldest first). Positions before the last capture or pawn move
 /// cannot recur; the previous position had the other side to move.
@@ -203,51 +70,12 @@ pub fn repeats(keys: &[u64], key: u64, halfmove_clock: u16) -> bool {
         .any(|&earlier| earlier == key)
 }
 
-/// The part of the transposition key that tells switch runs apart (spec
-/// section 4): 0 with no run, else a hash of the run, whose limit stays
-/// uncomputed until a switch needs it.
-pub fn run_key(run: SwitchRun) -> u64 {
-    if run.switches() == 0 {
-        return 0;
-    }
-    let mut hasher = std::hash::DefaultHasher::new();
-    run.hash(&mut hasher);
-    hasher.finish() | 1
-}
-
-struct RootMove {
-    action: Action,
-    score: i32,
-    previous_score: i32,
-    pv: Vec<Action>,
-    /// The nodes searched under this action, over all iterations so far.
-    nodes: u64,
-}
-
-/// What every thread of one search shares.
-struct Shared<'a> {
-    tt: &'a TranspositionTable,
-    control: &'a Control,
-    limits: &'a Limits,
-    started: Instant,
-    nodes: AtomicU64,
-    variant: Variant,
-    /// Set when the main thread has finished, to stop the helpers.
-    done: AtomicBool,
-}
-
-impl Shared<'_> {
-    fn elapsed(&self) -> Duration {
-        self.started.elapsed().saturating_sub(Duration::from_millis(
-            self.control.clock_offset_ms.load(Ordering::Relaxed),
-        ))
-    }
-}
-
-struct Worker<'a> {
+/// One thread's search: its own histories, stack and accumulators, over
+/// what every thread shares.
+pub struct Worker<'a> {
     id: usize,
     shared: &'a Shared<'a>,
-    histories: Histories,
+    pub histories: Histories,
     /// What the search keeps for each ply of the current line.
     stack: Stack,
     /// The evaluation network of the variant: chess, or SSCC with its inputs.
@@ -261,7 +89,7 @@ struct Worker<'a> {
     nodes: u64,
     unpublished: u64,
     seldepth: usize,
-    root_moves: Vec<RootMove>,
+    pub root_moves: Vec<RootMove>,
     stopped: bool,
 }
 
@@ -352,7 +180,7 @@ const AHEAD_ENOUGH_TO_STAY: i32 = 150;
 const RAZOR_MARGIN: i32 = 250;
 
 impl<'a> Worker<'a> {
-    fn new(id: usize, shared: &'a Shared<'a>, root: &Root, histories: Histories) -> Worker<'a> {
+    pub fn new(id: usize, shared: &'a Shared<'a>, root: &Root, histories: Histories) -> Worker<'a> {
         let network: &'static Network = match root.variant {
             Variant::Chess => &NETWORK,
             Variant::Sscc(_) => &SSCC_NETWORK,
@@ -409,11 +237,11 @@ impl<'a> Worker<'a> {
     }
 
     /// The share of this thread's nodes spent under the leading root action.
-    fn best_action_share(&self) -> f64 {
+    pub fn best_action_share(&self) -> f64 {
         self.root_moves[0].nodes as f64 / self.nodes.max(1) as f64
     }
 
-    fn publish_nodes(&mut self) {
+    pub fn publish_nodes(&mut self) {
         self.shared
             .nodes
             .fetch_add(self.unpublished, Ordering::Relaxed);
@@ -526,7 +354,7 @@ impl<'a> Worker<'a> {
         }
         .max(1);
 
-        let key = position.key() ^ run_key(run);
+        let key = position.key() ^ run.key();
         let excluded = self.stack[ply].excluded;
         let singularity_test = excluded != 0;
         let entry = self.shared.tt.probe(key);
@@ -576,7 +404,7 @@ impl<'a> Worker<'a> {
             };
 
         let rules = self.rules();
-        let mut run_here = run;
+        let run_here = run;
         let switch_allowed = rules.is_some() && run_here.allows_switch();
         // The pruning below trusts the static evaluation even where the side
         // to move could switch: a switch is one more choice for that side, so
@@ -984,7 +812,7 @@ impl<'a> Worker<'a> {
     fn quiescence(
         &mut self,
         position: &Position,
-        mut run: SwitchRun,
+        run: SwitchRun,
         mut alpha: i32,
         beta: i32,
         ply: usize,
@@ -1005,7 +833,7 @@ impl<'a> Worker<'a> {
         if position.is_dead() {
             return 0;
         }
-        let key = position.key() ^ run_key(run);
+        let key = position.key() ^ run.key();
         let entry = self.shared.tt.probe(key);
         // A stored verdict may come from a search without the checks.
         if let Some(entry) = entry
@@ -1027,7 +855,7 @@ impl<'a> Worker<'a> {
                 Some(rules) if run.allows_switch() => Switches::WhenPicked(rules),
                 _ => Switches::Never,
             };
-            picker.add_all(position, &self.histories.plain_hints(), switches);
+            picker.add_all(position, &OrderingHints::plain(&self.histories), switches);
             if picker.is_empty() {
                 return -MATE + ply as i32;
             }
@@ -1199,7 +1027,7 @@ impl<'a> Worker<'a> {
     fn stand_pat(
         &mut self,
         position: &Position,
-        mut run: SwitchRun,
+        run: SwitchRun,
         own: i32,
         beta: i32,
         ply: usize,
@@ -1313,7 +1141,7 @@ impl<'a> Worker<'a> {
         best
     }
 
-    fn iterate(&mut self, root: &Root, report: &mut dyn FnMut(&Info)) -> i32 {
+    pub fn iterate(&mut self, root: &Root, report: &mut dyn FnMut(&Info)) -> i32 {
         let limits = self.shared.limits;
         let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
         let lines = limits.multipv.clamp(1, self.root_moves.len().max(1));
@@ -1416,171 +1244,13 @@ impl<'a> Worker<'a> {
     }
 }
 
-/// The root actions, in a first guess at their order, restricted to `search_moves` if any.
-fn root_actions(
-    root: &Root,
-    tt: &TranspositionTable,
-    histories: &Histories,
-    search_moves: &[Move],
-) -> Vec<Action> {
-    let position = &root.position;
-    let hints = OrderingHints {
-        tt_action: tt
-            .probe(position.key() ^ run_key(root.run))
-            .map_or(0, |entry| entry.action),
-        killers: [None; 2],
-        counter: None,
-        history: QuietHistory::without_context(&histories.quiet),
-        captures: &histories.captures,
-    };
-    let mut run = root.run;
-    // Every root action is searched: each chain is tested at once, and its
-    // switch ranked as an action of its own.
-    let switches = match root.variant {
-        Variant::Sscc(rules) if run.allows_switch() => Switches::Ranked(rules),
-        _ => Switches::Never,
-    };
-    let mut picker = MovePicker::default();
-    picker.add_all(position, &hints, switches);
-    picker
-        .map(|scored| scored.action)
-        .filter(|action| search_moves.is_empty() || search_moves.contains(&action.mv))
-        .collect()
-}
-
-/// Searches `root` within `limits` until they or `control.stop` end it. Only
-/// the first thread calls `report`. Thread `i` starts from `histories[i]`
-/// and leaves what it learnt there (the list grows to the number of threads).
-pub fn search(
-    root: &Root,
-    limits: &Limits,
-    tt: &Arc<TranspositionTable>,
-    histories: &mut Vec<Histories>,
-    control: &Control,
-    started: Instant,
-    report: &mut dyn FnMut(&Info),
-) -> SearchResult {
-    tt.new_search();
-    let threads = limits.threads.max(1);
-    if histories.len() < threads {
-        histories.resize_with(threads, Histories::default);
-    }
-    let actions = root_actions(root, tt, &histories[0], &limits.search_moves);
-    if actions.is_empty() {
-        return SearchResult {
-            best: None,
-            ponder: None,
-            score: if root.position.in_check() { -MATE } else { 0 },
-            nodes: 0,
-            depth: 0,
-            best_share: 0.0,
-        };
-    }
-    let shared = Shared {
-        tt,
-        control,
-        limits,
-        started,
-        nodes: AtomicU64::new(0),
-        variant: root.variant,
-        done: AtomicBool::new(false),
-    };
-    let mut workers: Vec<Worker> = histories
-        .drain(..threads)
-        .enumerate()
-        .map(|(id, thread_histories)| {
-            let mut worker = Worker::new(id, &shared, root, thread_histories);
-            worker.root_moves = actions
-                .iter()
-                .map(|&action| RootMove {
-                    action,
-                    score: -INFINITE,
-                    previous_score: -INFINITE,
-                    pv: vec![action],
-                    nodes: 0,
-                })
-                .collect();
-            worker
-        })
-        .collect();
-    let helpers = workers.split_off(1);
-    let mut main = workers.pop().expect("a search has at least one thread");
-    let pool = crate::threads::helpers(helpers.len());
-    // Each helper leaves its histories here, in its own slot.
-    let learnt_by_helpers: Vec<Mutex<Option<Histories>>> =
-        helpers.iter().map(|_| Mutex::new(None)).collect();
-    let depth = std::thread::scope(|scope| {
-        // With more threads than cores, the main thread may wait long for
-        // its turn to look at the clock: a watcher that sleeps between looks
-        // is woken on time and stops every thread at the hard limit.
-        if threads > 1
-            && let Some(budget) = limits.budget
-        {
-            let shared = &shared;
-            scope.spawn(move || {
-                while !shared.done.load(Ordering::Relaxed) {
-                    if !control.pondering.load(Ordering::Relaxed) && shared.elapsed() >= budget.hard
-                    {
-                        control.stop.store(true, Ordering::Relaxed);
-                        break;
-                    }
-                    std::thread::sleep(Duration::from_millis(1));
-                }
-            });
-        }
-        let mut main_search = || {
-            let depth = main.iterate(root, report);
-            main.publish_nodes();
-            shared.done.store(true, Ordering::Relaxed);
-            depth
-        };
-        match &pool {
-            Some(pool) => pool.in_place_scope(|jobs| {
-                for (mut helper, slot) in helpers.into_iter().zip(&learnt_by_helpers) {
-                    jobs.spawn(move |_| {
-                        helper.iterate(root, &mut |_| {});
-                        helper.publish_nodes();
-                        *slot.lock().unwrap_or_else(PoisonError::into_inner) =
-                            Some(helper.histories);
-                    });
-                }
-                main_search()
-            }),
-            // No helper, or none could start: the first thread searches alone.
-            None => main_search(),
-        }
-    });
-    let best_share = main.best_action_share();
-    let RootMove {
-        action: best,
-        score,
-        pv,
-        ..
-    } = main.root_moves.swap_remove(0);
-    let learnt = std::iter::once(main.histories).chain(learnt_by_helpers.into_iter().map(|slot| {
-        slot.into_inner()
-            .unwrap_or_else(PoisonError::into_inner)
-            .unwrap_or_default()
-    }));
-    histories.splice(0..0, learnt);
-    let ponder = if best.switch {
-        None
-    } else {
-        pv.get(1).copied()
-    };
-    SearchResult {
-        best: Some(best),
-        ponder,
-        score,
-        nodes: shared.nodes.load(Ordering::Relaxed),
-        depth,
-        best_share,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::thread::{Control, Limits};
+    use crate::transposition::TranspositionTable;
+    use std::sync::atomic::{AtomicBool, AtomicU64};
+    use std::time::Instant;
 
     /// Where only a mate on the next ply beats alpha, a node searches its
     /// checks alone. What it stores must not be the checks' value as a

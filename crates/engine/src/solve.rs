@@ -32,8 +32,7 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::history::Histories;
-use crate::movepick::{MovePicker, Switches};
-use crate::search::run_key;
+use crate::movepick::{MovePicker, OrderingHints, Switches};
 use catena_core::board::Position;
 use catena_core::game::{Rules, SwitchRun};
 use catena_core::rng::SplitMix64;
@@ -247,7 +246,7 @@ impl<'a> Solver<'a> {
     /// positions since the last irreversible move.
     fn key(&self, node: &Node, plies: u32) -> u64 {
         let mut key = node.position.key()
-            ^ run_key(node.run)
+            ^ node.run.key()
             ^ mix(u64::from(plies) << 1 | u64::from(node.attacker));
         if self.repetitions {
             let reversible = usize::from(node.position.halfmove_clock()).min(self.line.len());
@@ -278,10 +277,10 @@ impl<'a> Solver<'a> {
     /// first), each with its child: empty for a node with no moves.
     fn children(&self, node: &Node) -> Vec<Child> {
         let position = &node.position;
-        let mut run = node.run;
+        let run = node.run;
         let allowed = run.allows_switch() && (self.problem.attacker_switches || !node.attacker);
         let switches = self.problem.rules.filter(|_| allowed);
-        let hints = self.histories.plain_hints();
+        let hints = OrderingHints::plain(&self.histories);
         let mut picker = MovePicker::default();
         picker.add_all(
             position,

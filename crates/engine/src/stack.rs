@@ -1,13 +1,14 @@
 //! What the search keeps for each ply of the current line, in one stack of
 //! entries indexed by ply, as Reckless keeps its `Stack`.
 
+use crate::score::{INFINITE, MAX_PLY};
 use catena_core::game::Action;
 use std::ops::{Index, IndexMut};
 
 use arrayvec::ArrayVec;
 
 use crate::history::PieceTo;
-use crate::search::{INFINITE, MAX_PLY};
+
 use catena_core::board::{Move, Position};
 
 /// A board move of the current line, with what continuation history knows it by.

@@ -8,7 +8,10 @@
 //! `switch` appended where SSCC needs it. Bad input is answered with
 //! `info string error: …` and never stops the loop.
 
-use catena_core::game::{Action, Variant};
+use crate::score::uci_score;
+use crate::thread;
+use crate::thread::{Info, Report, SearchResult};
+use catena_core::game::Action;
 use std::io::{BufRead, Write};
 use std::time::{Duration, Instant};
 
@@ -18,16 +21,17 @@ use vampirc_uci::{
 };
 
 use crate::bench;
-use crate::engine::{Engine, GoCommand, HASH_MAX_MB, THREADS_MAX};
+use crate::engine::{Engine, GoCommand, Output};
 use crate::eval;
+use crate::options::{Kind, OPTIONS, UciOption};
+use crate::quote::{excerpt, quote};
+use std::sync::Arc;
 
-use crate::search::{self, Info, Report, SearchResult, uci_score};
 use crate::transposition::Bound;
-use crate::wdl;
+use crate::wdl::WinDrawLoss;
 use catena_core::board::{Move, Position};
 use catena_core::chain;
-use catena_core::game::{Rules, SwitchRule};
-use catena_core::perft;
+use catena_core::perft::{self, RootCount};
 
 const NAME: &str = concat!("Catena ", env!("CARGO_PKG_VERSION"));
 const AUTHOR: &str = "the Catena developers";
@@ -44,23 +48,9 @@ fn info_string(text: &str) {
     send(&UciMessage::info_string(text.to_string()).serialize());
 }
 
-/// At most `limit` characters of `text`, with `…` where it was cut: what is
-/// echoed of a bad input, which may be megabytes long.
-fn excerpt(text: &str, limit: usize) -> String {
-    match text.char_indices().nth(limit) {
-        Some((end, _)) => format!("{}…", &text[..end]),
-        None => text.to_string(),
-    }
-}
-
-/// Input quoted in a message: its first 100 characters.
-pub(crate) fn quote(input: &str) -> String {
-    excerpt(input, 100)
-}
-
 /// Reports a bad input on stderr and as an `info string`; never longer than
 /// 500 characters, whatever parts of the input the message quotes.
-pub(crate) fn error(text: &str) {
+fn error(text: &str) {
     let text = excerpt(text, 500);
     log::warn!("{text}");
     info_string(&format!("error: {text}"));
@@ -73,44 +63,45 @@ fn report(outcome: Result<(), String>) {
     }
 }
 
-fn option_configs() -> Vec<UciOptionConfig> {
-    let spin = |name: &str, default: i64, min: i64, max: i64| UciOptionConfig::Spin {
-        name: name.to_string(),
-        default: Some(default),
-        min: Some(min),
-        max: Some(max),
-    };
-    let combo = |name: &str, default: &str, vars: &[&str]| UciOptionConfig::Combo {
-        name: name.to_string(),
-        default: Some(default.to_string()),
-        var: vars.iter().map(|var| var.to_string()).collect(),
-    };
-    let rules = SwitchRule::ALL.map(SwitchRule::name);
-    vec![
-        spin("Hash", 16, 1, HASH_MAX_MB),
-        spin("Threads", 1, 1, THREADS_MAX),
-        spin("Move Overhead", 10, 0, 5000),
-        spin("MultiPV", 1, 1, 256),
-        UciOptionConfig::Check {
-            name: "Ponder".to_string(),
-            default: Some(false),
+/// An option of the table as vampirc-uci writes it.
+fn option_config(option: &UciOption) -> UciOptionConfig {
+    let name = option.name.to_string();
+    match option.kind {
+        Kind::Spin { default, min, max } => UciOptionConfig::Spin {
+            name,
+            default: Some(default),
+            min: Some(min),
+            max: Some(max),
         },
-        UciOptionConfig::Button {
-            name: "Clear Hash".to_string(),
+        Kind::Check { default } => UciOptionConfig::Check {
+            name,
+            default: Some(default),
         },
-        UciOptionConfig::Check {
-            name: "UCI_ShowWDL".to_string(),
-            default: Some(false),
+        Kind::Combo { default, choices } => UciOptionConfig::Combo {
+            name,
+            default: Some(default.to_string()),
+            var: choices.iter().map(|choice| choice.to_string()).collect(),
         },
-        combo("UCI_Variant", "chess", &["chess", "sscc"]),
-        combo("SwitchRule", SwitchRule::Chain.name(), &rules),
-        spin(
-            "MinEnclosed",
-            2,
-            i64::from(*Rules::MIN_ENCLOSED_RANGE.start()),
-            i64::from(*Rules::MIN_ENCLOSED_RANGE.end()),
-        ),
-    ]
+        Kind::Button => UciOptionConfig::Button { name },
+    }
+}
+
+/// Writes what the engine tells as protocol text.
+fn write_output(output: Output) {
+    match output {
+        Output::Info(info, odds) => send(&info_line(&info, odds)),
+        Output::BestMove(result) => send(&bestmove_line(&result)),
+        Output::Perft(counts) => {
+            for RootCount { action, nodes } in &counts {
+                send(&format!("{action}: {nodes}"));
+            }
+            let total: u64 = counts.iter().map(|count| count.nodes).sum();
+            send("");
+            send(&format!("Nodes searched: {total}"));
+        }
+        Output::Text(line) => send(&line),
+        Output::Error(why) => error(&why),
+    }
 }
 
 /// `go` as vampirc-uci can read it, and what it cannot hold.
@@ -225,14 +216,21 @@ fn looks_like_a_move(token: &str) -> bool {
 
 /// The protocol loop over an [`Engine`]: reads each line, acts through the
 /// engine, and writes the answers.
-#[derive(Default)]
 pub struct Uci {
     engine: Engine,
 }
 
+impl Default for Uci {
+    fn default() -> Uci {
+        Uci::new()
+    }
+}
+
 impl Uci {
     pub fn new() -> Uci {
-        Uci::default()
+        Uci {
+            engine: Engine::new(Arc::new(write_output)),
+        }
     }
 
     /// Reads commands from `input` until `quit` or the end of input.
@@ -283,7 +281,7 @@ impl Uci {
             "eval" => self.describe_evaluation(),
             "bench" => match tokens.get(1).map(|token| token.parse::<i32>()) {
                 None => self.engine.bench(bench::DEFAULT_DEPTH),
-                Some(Ok(depth)) if (1..=search::MAX_DEPTH).contains(&depth) => {
+                Some(Ok(depth)) if (1..=thread::MAX_DEPTH).contains(&depth) => {
                     self.engine.bench(depth)
                 }
                 Some(_) => error("bench needs a depth from 1 to 100"),
@@ -330,8 +328,8 @@ impl Uci {
     fn uci(&self) {
         send(&UciMessage::id_name(NAME).serialize());
         send(&UciMessage::id_author(AUTHOR).serialize());
-        for option in option_configs() {
-            send(&UciMessage::Option(option).serialize());
+        for option in &OPTIONS {
+            send(&UciMessage::Option(option_config(option)).serialize());
         }
         send(&UciMessage::UciOk.serialize());
     }
@@ -425,7 +423,7 @@ impl Uci {
         if let Some(search) = search_control {
             go.limits.depth = search
                 .depth
-                .map(|depth| i32::from(depth).clamp(1, search::MAX_DEPTH));
+                .map(|depth| i32::from(depth).clamp(1, thread::MAX_DEPTH));
             go.limits.nodes = search.nodes.map(|nodes| nodes.max(1));
             go.limits.mate = search.mate.map(|moves| i32::from(moves).max(1));
             for mv in search.search_moves {
@@ -486,7 +484,7 @@ impl Uci {
             .collect();
         text.push_str(&format!("Checkers: {}", checkers.join(" ")));
         if let Some(rules) = self.engine.rules() {
-            let mut run = game.run();
+            let run = game.run();
             let limit = match run.limit() {
                 Some(limit) if run.switches() > 0 => limit.to_string(),
                 _ if run.switches() > 0 => "none".to_string(),
@@ -528,12 +526,11 @@ fn squares(cells: &[chain::Cell]) -> String {
     names.join(" ")
 }
 
-/// The `info` line of what the search tells.
-/// An `info` line; with `wdl` (the root's material and the variant, when
-/// `UCI_ShowWDL` is on) a line of the search carries the odds of its score.
-pub(crate) fn info_line(info: &Info, wdl: Option<(u32, Variant)>) -> String {
+/// An `info` line; a line of the search carries the odds of its score
+/// when the engine gives them (`UCI_ShowWDL`).
+fn info_line(info: &Info, odds: Option<WinDrawLoss>) -> String {
     match info {
-        Info::Line(report) => line_info(report, wdl),
+        Info::Line(report) => line_info(report, odds),
         Info::CurrentMove {
             depth,
             action,
@@ -549,7 +546,7 @@ pub(crate) fn info_line(info: &Info, wdl: Option<(u32, Variant)>) -> String {
 }
 
 /// The `info` line of an iteration's line.
-fn line_info(report: &Report, wdl: Option<(u32, Variant)>) -> String {
+fn line_info(report: &Report, odds: Option<WinDrawLoss>) -> String {
     let (cp, mate) = uci_score(report.score);
     let millis = report.time.as_millis().max(1) as u64;
     let mut attributes = vec![
@@ -563,9 +560,8 @@ fn line_info(report: &Report, wdl: Option<(u32, Variant)>) -> String {
             upper_bound: (report.bound == Some(Bound::Upper)).then_some(true),
         },
     ];
-    if let Some((material, variant)) = wdl {
+    if let Some(odds) = odds {
         // vampirc-uci has no `wdl`; Stockfish writes it after the score.
-        let odds = wdl::win_draw_loss(report.score, material, variant);
         attributes.push(UciInfoAttribute::Any(
             "wdl".to_string(),
             format!("{} {} {}", odds.win, odds.draw, odds.loss),
@@ -587,7 +583,7 @@ fn line_info(report: &Report, wdl: Option<(u32, Variant)>) -> String {
 }
 
 /// The `bestmove` line of a result.
-pub(crate) fn bestmove_line(result: &SearchResult) -> String {
+fn bestmove_line(result: &SearchResult) -> String {
     let Some(Action { mv, switch }) = result.best else {
         // vampirc-uci has no null move to write.
         return "bestmove 0000".to_string();
@@ -628,7 +624,7 @@ fn uci_move(mv: Move) -> UciMove {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::Options;
+    use crate::options::Options;
     use crate::time::{self, Budget, TimeLeft};
 
     /// What vampirc-uci could not hold or would panic on is taken out or

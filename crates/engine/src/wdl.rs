@@ -10,7 +10,7 @@
 //! self-play games by `tests/data/fit_wdl.py` (the commands are in
 //! docs/engine.md).
 
-use crate::search::MATE_BOUND;
+use crate::score::MATE_BOUND;
 use catena_core::board::{Piece, Position};
 use catena_core::game::Variant;
 

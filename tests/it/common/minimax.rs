@@ -59,7 +59,7 @@ impl Node<'_> {
     fn attacker_wins(
         &self,
         position: &Position,
-        mut run: SwitchRun,
+        run: SwitchRun,
         plies: u32,
         attacker_to_move: bool,
         root: bool,

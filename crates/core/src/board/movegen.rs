@@ -280,6 +280,15 @@ impl std::fmt::Display for MoveParseError {
 impl std::error::Error for MoveParseError {}
 
 impl Position {
+    /// The piece `mv` captures, if any.
+    pub fn captured(&self, mv: Move) -> Option<Piece> {
+        match mv.kind() {
+            MoveKind::EnPassant => Some(Piece::Pawn),
+            _ if self.colored(!self.side_to_move()).contains(mv.to()) => self.piece_on(mv.to()),
+            _ => None,
+        }
+    }
+
     /// The legal move written `text` in UCI notation (`e2e4`, `e7e8q`, `e1g1`).
     pub fn parse_move(&self, text: &str) -> Result<Move, MoveParseError> {
         let notation_error = || MoveParseError::Notation(text.to_string());

@@ -19,12 +19,11 @@ pub enum SwitchRule {
 impl SwitchRule {
     pub const ALL: [SwitchRule; 3] = [SwitchRule::Chain, SwitchRule::Moves, SwitchRule::Unlimited];
 
+    /// The names of [`ALL`](Self::ALL), in its order.
+    pub const NAMES: [&'static str; 3] = ["chain", "moves", "unlimited"];
+
     pub const fn name(self) -> &'static str {
-        match self {
-            SwitchRule::Chain => "chain",
-            SwitchRule::Moves => "moves",
-            SwitchRule::Unlimited => "unlimited",
-        }
+        SwitchRule::NAMES[self as usize]
     }
 }
 

@@ -1,8 +1,11 @@
 //! The run of switches in progress: how many the player to move has made in a row, and their limit.
 
+use once_cell::sync::Lazy;
+
 use super::{Rules, SwitchRule};
 use crate::board::{Bitboard, Move, Position};
 use crate::chain::{self, MoveScreen};
+use crate::rng::{SplitMix64, mix};
 
 /// `k` and `L` of spec section 4, small enough to copy with every node of a search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Hash)]
@@ -11,70 +14,31 @@ pub struct SwitchRun {
     limit: RunLimit,
 }
 
-#[derive(Clone, Copy, Debug, Default)]
+/// What limits the run in progress.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 enum RunLimit {
     /// No run in progress: the next switch is always allowed.
     #[default]
     NoRun,
     Known(u32),
-    /// Rule `chain`: the size of the chain that started the run, computed only
-    /// when a run gets long enough for it to matter, and then kept in `size`
-    /// (which equality and hashing ignore: the chain alone decides it).
+    /// Rule `chain`: the size of the chain that started the run, known by the
+    /// chain's board and computed only when a run gets long enough for it to
+    /// matter (then remembered per thread, see [`chain_size`]).
     ChainSize {
         occupied: Bitboard,
         landing: Bitboard,
         min_enclosed: u32,
-        size: Option<u32>,
     },
     Unlimited,
 }
 
-impl RunLimit {
-    /// What decides the limit, without the chain size computed from it.
-    fn identity(&self) -> (u8, u64, u64, u32) {
-        match *self {
-            RunLimit::NoRun => (0, 0, 0, 0),
-            RunLimit::Known(limit) => (1, 0, 0, limit),
-            RunLimit::ChainSize {
-                occupied,
-                landing,
-                min_enclosed,
-                ..
-            } => (2, occupied.0, landing.0, min_enclosed),
-            RunLimit::Unlimited => (3, 0, 0, 0),
-        }
-    }
-}
-
-impl PartialEq for RunLimit {
-    fn eq(&self, other: &RunLimit) -> bool {
-        self.identity() == other.identity()
-    }
-}
-
-impl Eq for RunLimit {}
-
-impl std::hash::Hash for RunLimit {
-    /// As `#[derive(Hash)]` would hash it without `size`, so that keys do
-    /// not depend on whether the size was computed.
-    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        std::mem::discriminant(self).hash(state);
-        match self {
-            RunLimit::NoRun | RunLimit::Unlimited => {}
-            RunLimit::Known(limit) => limit.hash(state),
-            RunLimit::ChainSize {
-                occupied,
-                landing,
-                min_enclosed,
-                ..
-            } => {
-                occupied.hash(state);
-                landing.hash(state);
-                min_enclosed.hash(state);
-            }
-        }
-    }
-}
+/// The random keys of [`SwitchRun::key`]: one per part of a run, drawn from
+/// the repository's generator, so that keys (and the search's node counts)
+/// are the same on every toolchain and machine.
+static RUN_KEYS: Lazy<[u64; 5]> = Lazy::new(|| {
+    let mut random = SplitMix64::new(0x5357_4954_4348_5255);
+    std::array::from_fn(|_| random.next_u64())
+});
 
 impl SwitchRun {
     /// Switches the player to move has made in a row.
@@ -83,7 +47,7 @@ impl SwitchRun {
     }
 
     /// Whether the player to move, having just formed a chain, may switch once more.
-    pub fn allows_switch(&mut self) -> bool {
+    pub fn allows_switch(&self) -> bool {
         match self.limit {
             RunLimit::NoRun | RunLimit::Unlimited => true,
             RunLimit::Known(limit) => self.switches < limit,
@@ -95,29 +59,43 @@ impl SwitchRun {
     }
 
     /// The limit of the run in progress, if there is one and it is finite.
-    pub fn limit(&mut self) -> Option<u32> {
+    pub fn limit(&self) -> Option<u32> {
         match self.limit {
             RunLimit::NoRun | RunLimit::Unlimited => None,
             RunLimit::Known(limit) => Some(limit),
             RunLimit::ChainSize {
-                size: Some(size), ..
-            } => Some(size),
+                occupied,
+                landing,
+                min_enclosed,
+            } => Some(chain_size(occupied, landing, min_enclosed)),
+        }
+    }
+
+    /// The part of the transposition key that tells runs apart
+    /// (docs/rules.md, section 4): 0 with no run, else Zobrist-style, each
+    /// part of the run (its switches, and what decides its limit) mixed with
+    /// a key of its own. Runs whose chain size is the same but whose chains
+    /// differ get different keys: the size is not computed to make a key.
+    pub fn key(&self) -> u64 {
+        if self.switches == 0 {
+            return 0;
+        }
+        let (kind, first, second, third) = match self.limit {
+            RunLimit::NoRun => (0, 0, 0, 0),
+            RunLimit::Known(limit) => (1, u64::from(limit), 0, 0),
             RunLimit::ChainSize {
                 occupied,
                 landing,
                 min_enclosed,
-                size: None,
-            } => {
-                let size = chain_size(occupied, landing, min_enclosed);
-                self.limit = RunLimit::ChainSize {
-                    occupied,
-                    landing,
-                    min_enclosed,
-                    size: Some(size),
-                };
-                Some(size)
-            }
-        }
+            } => (2, occupied.0, landing.0, u64::from(min_enclosed)),
+            RunLimit::Unlimited => (3, 0, 0, 0),
+        };
+        let parts = [u64::from(self.switches), kind, first, second, third];
+        let key = parts
+            .iter()
+            .zip(RUN_KEYS.iter())
+            .fold(0, |key, (&part, &random)| key ^ mix(part ^ random));
+        key | 1
     }
 
     /// The run after the player to move plays `mv` from `position`, which forms a chain, and switches.
@@ -127,7 +105,6 @@ impl SwitchRun {
                 occupied: position.occupied_after(mv),
                 landing: position.landing_squares(mv),
                 min_enclosed: rules.min_enclosed,
-                size: None,
             },
             (RunLimit::NoRun, SwitchRule::Moves) => {
                 RunLimit::Known(position.fullmove_number().into())
@@ -218,52 +195,49 @@ pub fn closed_chain(position: &Position, mv: Move, rules: &Rules) -> Option<chai
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::hash::{DefaultHasher, Hash, Hasher};
 
     fn run(switches: u32, limit: RunLimit) -> SwitchRun {
         SwitchRun { switches, limit }
     }
 
-    fn chain(occupied: u64, landing: u64, min_enclosed: u32, size: Option<u32>) -> RunLimit {
+    fn chain(occupied: u64, landing: u64, min_enclosed: u32) -> RunLimit {
         RunLimit::ChainSize {
             occupied: Bitboard(occupied),
             landing: Bitboard(landing),
             min_enclosed,
-            size,
         }
     }
 
-    fn hash(run: &SwitchRun) -> u64 {
-        let mut hasher = DefaultHasher::new();
-        run.hash(&mut hasher);
-        hasher.finish()
-    }
-
-    /// Runs are told apart by their switches and by what decides their
-    /// limit, never by whether a chain's size has been computed yet.
+    /// Runs are told apart, by equality and by key, by their switches and by
+    /// what decides their limit.
     #[test]
-    fn runs_are_equal_by_their_switches_and_what_decides_their_limit() {
-        let unsized_run = run(2, chain(0xff00, 0x0100, 2, None));
-        let sized = run(2, chain(0xff00, 0x0100, 2, Some(8)));
-        assert_eq!(unsized_run, sized);
-        assert_eq!(hash(&unsized_run), hash(&sized));
+    fn runs_differ_in_key_exactly_when_they_differ() {
         let all = [
-            run(0, RunLimit::NoRun),
             run(1, RunLimit::Known(3)),
             run(2, RunLimit::Known(3)),
             run(1, RunLimit::Known(4)),
-            run(1, chain(0xff00, 0x0100, 2, None)),
-            run(1, chain(0xfe00, 0x0100, 2, None)),
-            run(1, chain(0xff00, 0x0200, 2, None)),
-            run(1, chain(0xff00, 0x0100, 3, None)),
+            run(1, chain(0xff00, 0x0100, 2)),
+            run(2, chain(0xff00, 0x0100, 2)),
+            run(1, chain(0xfe00, 0x0100, 2)),
+            run(1, chain(0xff00, 0x0200, 2)),
+            run(1, chain(0xff00, 0x0100, 3)),
             run(1, RunLimit::Unlimited),
+            run(2, RunLimit::Unlimited),
         ];
         for (i, a) in all.iter().enumerate() {
+            assert_ne!(a.key(), 0, "{a:?}");
             for (j, b) in all.iter().enumerate() {
                 assert_eq!(a == b, i == j, "{a:?} against {b:?}");
-                // The transposition key of a run hashes it (`search::run_key`).
-                assert_eq!(hash(a) == hash(b), i == j, "{a:?} against {b:?}");
+                assert_eq!(a.key() == b.key(), i == j, "{a:?} against {b:?}");
             }
         }
+        assert_eq!(SwitchRun::default().key(), 0);
+    }
+
+    /// The keys are the repository's own: a change of toolchain cannot move
+    /// them (and with them the bench's node counts).
+    #[test]
+    fn a_run_key_is_fixed_by_the_repository() {
+        assert_eq!(run(1, RunLimit::Known(3)).key(), 0xe476_f55a_1eb9_f2e9);
     }
 }

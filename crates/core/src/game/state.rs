@@ -144,7 +144,7 @@ impl GameState {
         if !self.forms_chain(mv) {
             return Err(GameError::SwitchWithoutChain(mv));
         }
-        let mut run = self.run;
+        let run = self.run;
         if run.allows_switch() {
             Ok(())
         } else {

@@ -298,13 +298,13 @@ pub struct Network {
 /// The network the engine plays chess with, fitted by `catena train` to chess positions.
 pub static NETWORK: Lazy<Network> = Lazy::new(|| {
     Network::from_bytes(include_bytes!("network.bin"))
-        .unwrap_or_else(|error| panic!("src/eval/network.bin: {error}"))
+        .unwrap_or_else(|error| panic!("crates/engine/src/eval/network.bin: {error}"))
 });
 
 /// The network the engine plays SSCC with, fitted to SSCC self-play.
 pub static SSCC_NETWORK: Lazy<Network> = Lazy::new(|| {
     Network::from_bytes(include_bytes!("sscc.bin"))
-        .unwrap_or_else(|error| panic!("src/eval/sscc.bin: {error}"))
+        .unwrap_or_else(|error| panic!("crates/engine/src/eval/sscc.bin: {error}"))
 });
 
 impl Network {
