@@ -1,4 +1,4 @@
-//! Labels positions with the chain oracle of `tests/common/oracle.rs`.
+//! Labels positions with the chain oracle of `tests/it/common/oracle.rs`.
 //!
 //! ```sh
 //! cargo run --release --example label_chains -- stats        # oracle cost per generator

@@ -1,5 +1,5 @@
 //! Which openings leave an SSCC game open: for each opening of an EPD or PGN
-//! file (read as `catena match --openings` reads it), what the run probe (`src/runs.rs`) sees for the player to move,
+//! file (read as `catena match --openings` reads it), what the run probe (`crates/engine/src/runs.rs`) sees for the player to move,
 //! under the default rules (switch rule `chain`, MinEnclosed 2).
 //!
 //! ```text

@@ -1,5 +1,5 @@
 //! How SSCC games are lost: at the start of every turn of the games in a
-//! PGN file, what the run probe (`src/runs.rs`) sees for the player to move.
+//! PGN file, what the run probe (`crates/engine/src/runs.rs`) sees for the player to move.
 //!
 //! ```text
 //! cargo run --release --example turn_threats -- GAMES.pgn

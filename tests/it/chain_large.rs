@@ -1,5 +1,5 @@
 //! The chain method on grids too large for the oracle, against answers known
-//! by construction (`tests/common/large_grids.rs`), forced sequential and
+//! by construction (`tests/it/common/large_grids.rs`), forced sequential and
 //! parallel. (The 5x5 fortress is the diamond that
 //! `chain_oracle.rs` checks against the oracle; larger ones are beyond it.)
 

@@ -1,4 +1,4 @@
-//! `catena_core::chain` against the oracle of `tests/common/oracle.rs` (the spec's
+//! `catena_core::chain` against the oracle of `tests/it/common/oracle.rs` (the spec's
 //! definition, enumerated): real-game-like positions, random boards at 20%..80%,
 //! dense clusters, rings, pieces deep inside rooms, grids other than 8x8,
 //! MinEnclosed 1, 2 and 3; the corridor search both sequential and parallel.

@@ -410,7 +410,7 @@ struct Exercised {
 /// Plays `game`, checking after every ply what the rules say, recounted
 /// here: the FEN counters (reset by a pawn move or a capture, else one more;
 /// the move number up after Black's move, switch or not); that a switch is
-/// allowed exactly after a chain while the run is under its limit (spec
+/// allowed exactly after a chain while the run is under its limit (docs/rules.md,
 /// section 3: the size of the chain that started the run, the move number
 /// where it started, or none), that a refused switch changes nothing, and
 /// who holds which colour. Then the game replayed from its UCI moves, and

@@ -420,7 +420,7 @@ async fn drive(chromium: &Path, chromedriver: &Path) {
     screenshot(&client, "gui-analysis.png").await;
     click(&client, "analysis-on").await;
 
-    // Back to both sides by hand, then a PGN of spec section 6, stepped through.
+    // Back to both sides by hand, then a PGN of docs/rules.md, section 6, stepped through.
     client
         .find(Locator::Id("opponent-engine"))
         .await

@@ -1,5 +1,5 @@
-//! The run mate probe (`src/runs.rs`) against a plain recursion written from
-//! its definition, and its wins against the plain minimax of spec section 8.
+//! The run mate probe (`crates/engine/src/runs.rs`) against a plain recursion written from
+//! its definition, and its wins against the plain minimax of docs/rules.md, section 8.
 
 use crate::common::minimax::{Switches, forced_win};
 use catena::tools::epd;

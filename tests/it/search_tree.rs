@@ -1,5 +1,5 @@
 //! The search below the root, against a plain minimax of the SSCC game tree
-//! (`tests/common/minimax.rs`): wins that need a switch at an inner node,
+//! (`tests/it/common/minimax.rs`): wins that need a switch at an inner node,
 //! defences by a switch, runs told apart in the transposition table, and
 //! repetitions seen inside the search.
 

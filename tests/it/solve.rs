@@ -1,5 +1,5 @@
 //! The solver (`catena_engine::solve`, `catena solve`) against the plain minimax of
-//! `tests/common/minimax.rs`, written apart from it from spec section 4, and
+//! `tests/it/common/minimax.rs`, written apart from it from docs/rules.md, section 4, and
 //! against the engine's own mates.
 
 use catena_core::game::{Action, Variant};

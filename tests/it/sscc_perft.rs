@@ -87,7 +87,7 @@ fn stored_counts_match_the_engine() {
     assert!(mismatches.is_empty(), "{mismatches:#?}");
 }
 
-/// The independent count: the spec's section 4 read literally.
+/// The independent count: docs/rules.md, section 4, read literally.
 struct SlowPerft {
     rule: SwitchRule,
     min_enclosed: u32,

@@ -356,7 +356,7 @@ fn bad_input_is_named_and_the_position_kept() {
 fn switch_tokens_are_checked() {
     let mut engine = Engine::start();
     engine.send("setoption name UCI_Variant value sscc");
-    // 1.c3 e5 2.d3 forms a chain (spec section 2): the switch is accepted.
+    // 1.c3 e5 2.d3 forms a chain (docs/rules.md, section 2): the switch is accepted.
     engine.send("position startpos moves c2c3 e7e5 d2d3 switch g8f6");
     let lines = engine.ready();
     assert!(

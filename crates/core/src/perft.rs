@@ -39,7 +39,7 @@ fn count_leaves<const BULK: bool>(position: &Position, depth: u32) -> u64 {
     nodes
 }
 
-/// Leaves of the SSCC game tree (spec section 4): every ply a board move and a
+/// Leaves of the SSCC game tree (docs/rules.md, section 4): every ply a board move and a
 /// switch choice, so a chain-forming move with a switch allowed has two children.
 pub fn sscc_perft(position: &Position, run: SwitchRun, depth: u32, rules: &Rules) -> u64 {
     if depth == 0 {

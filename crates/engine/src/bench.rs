@@ -30,7 +30,7 @@ const CHESS: &[&str] = &[
     "1r3k2/4q3/2Pp3b/3Bp3/2Q2p2/1p1P2P1/1P2KP2/3N4 w - - 0 1",
 ];
 
-/// SSCC positions with chains one move away (spec section 2's examples and their neighbours).
+/// SSCC positions with chains one move away (the examples of docs/rules.md, section 2, and their neighbours).
 const SSCC: &[&str] = &[
     "rnbqkbnr/pppp1ppp/8/4p3/8/2P5/PP1PPPPP/RNBQKBNR w KQkq - 0 2",
     "1b4rk/n1p3pr/p1np3p/1p1pp3/3PP3/P1NPP3/N1PRK3/1B2Q3 w - - 0 1",

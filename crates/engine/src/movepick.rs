@@ -1,7 +1,7 @@
 //! Move ordering: which action to search first.
 //!
 //! An action is a board move plus, in SSCC, whether its player switches after
-//! it (spec section 4). The order is: the transposition table's action,
+//! it (docs/rules.md, section 4). The order is: the transposition table's action,
 //! winning and equal captures and queen promotions, switches, killers, the
 //! counter move, quiet
 //! moves by history, and last the captures that lose material and underpromotions.

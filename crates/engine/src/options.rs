@@ -218,10 +218,10 @@ impl UciOption {
             }
             Kind::Button => ("button".to_string(), String::new()),
         };
-        format!(
-            "| `{}` | {kind} | {default} | {} |",
-            self.name, self.meaning
-        )
+        let name = format!("`{}`", self.name);
+        let cells = [name.as_str(), &kind, &default, self.meaning];
+        // An empty cell is written `| |`, as the README has it.
+        format!("| {} |", cells.join(" | ")).replace("|  |", "| |")
     }
 }
 

@@ -1,5 +1,5 @@
 //! Runs that mate: whether the player to move can end the game with a run of
-//! switches (spec section 4) followed by a mate.
+//! switches (docs/rules.md, section 4) followed by a mate.
 //!
 //! Inside a run one player moves both armies, so the question has no
 //! opponent: it is a single-player search over the chain-closing moves, each

@@ -1,5 +1,5 @@
 //! The search: iterative deepening over a principal variation search, on the
-//! SSCC game tree of spec section 4 when the variant is `sscc`.
+//! SSCC game tree of docs/rules.md, section 4 when the variant is `sscc`.
 //!
 //! A node's children are actions: a board move followed by the opponent's turn
 //! (stay, searched with the window negated as in any negamax), or — when the

@@ -12,8 +12,8 @@ use catena_core::board::{Color, Move, MoveKind, Piece, Position};
 /// Pins are ignored.
 ///
 /// ```
-/// use catena::board::Position;
-/// use catena::board::see::see_at_least;
+/// use catena_core::board::Position;
+/// use catena_engine::see::see_at_least;
 /// // The pawn on d5 is defended by the e6 pawn: the queen loses itself for it.
 /// let position = Position::from_fen("4k3/8/4p3/3p4/8/8/3Q4/4K3 w - - 0 1").unwrap();
 /// let takes = position.parse_move("d2d5").unwrap();

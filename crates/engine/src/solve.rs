@@ -1,4 +1,4 @@
-//! Forced wins in the SSCC game tree (spec sections 4 and 8), proved or
+//! Forced wins in the SSCC game tree (docs/rules.md, sections 4 and 8), proved or
 //! refuted exactly: depth-first proof-number search (df-pn, Nagai 2002).
 //!
 //! The player to move at the root is the attacker. A node is the board, the

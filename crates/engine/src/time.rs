@@ -3,7 +3,7 @@
 //! The soft limit is when iterative deepening stops starting new iterations; the
 //! hard limit is when the search stops in the middle of one. Both leave the
 //! `Move Overhead` for the GUI's and the operating system's delays. Clocks
-//! belong to colours (spec section 3): after a switch the engine moves again on
+//! belong to colours (docs/rules.md, section 3): after a switch the engine moves again on
 //! the other colour's clock, which the next `go` reports, so each move is
 //! budgeted from the clock of the colour it is played with.
 

@@ -1,4 +1,4 @@
-//! The UCI protocol, with the SSCC extension of spec section 5: text in and
+//! The UCI protocol, with the SSCC extension of docs/rules.md, section 5: text in and
 //! text out, as Stockfish's `uci.cpp`. The engine's state and what it does
 //! with a command are in `engine.rs`.
 //!

@@ -1,5 +1,5 @@
-//! A plain minimax over the SSCC game tree of spec section 4, deciding spec
-//! section 8's forced win within D plies: no table, no move ordering, no
+//! A plain minimax over the SSCC game tree of docs/rules.md, section 4, deciding
+//! docs/rules.md, section 8's forced win within D plies: no table, no move ordering, no
 //! pruning beyond stopping at the first winning action of the attacker and
 //! the first escape of the defender. It is the ground truth the search is
 //! checked against, so it stays as plain as the definition.

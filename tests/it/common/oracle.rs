@@ -1,4 +1,4 @@
-//! The chain oracle: section 2 of `SSCC-SPEC.md` taken literally, written
+//! The chain oracle: section 2 of `docs/rules.md` taken literally, written
 //! without reference to the engine's algorithm.
 //!
 //! Every simple closed king-step loop of distinct occupied cells through a moved

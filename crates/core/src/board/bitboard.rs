@@ -13,7 +13,7 @@ use super::Square;
 /// `!` complement; iterating yields the squares from a1 upwards.
 ///
 /// ```
-/// use catena::board::{Bitboard, Square};
+/// use catena_core::board::{Bitboard, Square};
 /// let e4: Square = "e4".parse().unwrap();
 /// let d5: Square = "d5".parse().unwrap();
 /// let both = Bitboard::from(e4) | d5.bitboard();

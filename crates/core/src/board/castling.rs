@@ -89,7 +89,7 @@ const fn span(a: Square, b: Square) -> Bitboard {
 /// The castlings still allowed, as four bits.
 ///
 /// ```
-/// use catena::board::{CastlingRights, Color, Wing};
+/// use catena_core::board::{CastlingRights, Color, Wing};
 /// let rights: CastlingRights = "Kq".parse().unwrap();
 /// assert!(rights.has(Color::White, Wing::King));
 /// assert!(!rights.has(Color::White, Wing::Queen));

@@ -18,7 +18,7 @@ pub enum MoveKind {
 /// A move: origin, destination and kind, written in UCI notation (`e2e4`, `e7e8q`, `e1g1`).
 ///
 /// ```
-/// use catena::board::{Move, MoveKind, Piece};
+/// use catena_core::board::{Move, MoveKind, Piece};
 /// let mv = Move::new("e7".parse().unwrap(), "e8".parse().unwrap(), MoveKind::Promotion(Piece::Knight));
 /// assert_eq!(mv.to_string(), "e7e8n");
 /// assert_eq!(mv.promotion(), Some(Piece::Knight));

@@ -3,7 +3,7 @@
 //! other programs type it.
 //!
 //! ```
-//! use catena::board::{Position, san};
+//! use catena_core::board::{Position, san};
 //! let position = Position::startpos();
 //! let mv = san::parse(&position, "Nf3").unwrap();
 //! assert_eq!(mv.to_string(), "g1f3");

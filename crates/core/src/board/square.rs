@@ -8,7 +8,7 @@ use super::{Bitboard, Color};
 /// One of the 64 squares of the board.
 ///
 /// ```
-/// use catena::board::Square;
+/// use catena_core::board::Square;
 /// let e4: Square = "e4".parse().unwrap();
 /// assert_eq!((e4.file(), e4.rank()), (4, 3));
 /// assert_eq!(e4.to_string(), "e4");
@@ -81,7 +81,7 @@ impl Square {
     /// The number of king moves from here to `other`.
     ///
     /// ```
-    /// use catena::board::Square;
+    /// use catena_core::board::Square;
     /// assert_eq!(Square::new(0, 0).distance(Square::new(3, 1)), 3);
     /// assert_eq!(Square::new(4, 4).distance(Square::new(4, 4)), 0);
     /// ```

@@ -28,7 +28,7 @@ impl From<Square> for Cell {
 /// the variant-description seeds): which cells hold a piece, of whatever colour.
 ///
 /// ```
-/// use catena::chain::{Cell, Grid};
+/// use catena_core::chain::{Cell, Grid};
 /// let mut grid = Grid::new(5, 3).unwrap();
 /// grid.set_occupied(Cell::new(4, 2), true);
 /// assert!(grid.is_occupied(Cell::new(4, 2)));

@@ -1,4 +1,4 @@
-//! Chains (spec section 2): loops of pieces through the piece that just moved,
+//! Chains (docs/rules.md, section 2): loops of pieces through the piece that just moved,
 //! surrounding a king-connected group of at least `MinEnclosed` empty squares.
 //!
 //! The method, exact and without recursion on the board (`docs/chains.md`
@@ -70,8 +70,8 @@ pub struct Chain {
 /// Whether the move that put pieces on `landing` formed a chain.
 ///
 /// ```
-/// use catena::board::{Position, Square};
-/// use catena::chain;
+/// use catena_core::board::{Position, Square};
+/// use catena_core::chain;
 /// // 1.c3 e5 2.d3: b2-c3-d3-e2-d1-c1 surrounds c2 and d2.
 /// let position =
 ///     Position::from_fen("rnbqkbnr/pppp1ppp/8/4p3/8/2PP4/PP2PPPP/RNBQKBNR b KQkq - 0 2").unwrap();
@@ -135,8 +135,8 @@ pub fn cuts_off_a_group(occupied: Bitboard, min_enclosed: u32) -> bool {
 /// pockets a loop can surround (the flood fill of [`cuts_off_a_group`]).
 ///
 /// ```
-/// use catena::board::Position;
-/// use catena::chain;
+/// use catena_core::board::Position;
+/// use catena_core::chain;
 /// // After 1.c3 e5 2.d3, c2 and d2.
 /// let position =
 ///     Position::from_fen("rnbqkbnr/pppp1ppp/8/4p3/8/2PP4/PP2PPPP/RNBQKBNR b KQkq - 0 2").unwrap();

@@ -1,11 +1,11 @@
-//! Game records in PGN (spec section 6): board moves in SAN, the comment
+//! Game records in PGN (docs/rules.md, section 6): board moves in SAN, the comment
 //! `{switch}` right after every move whose player switched sides, and the tags
 //! `SSCC`, `WhiteAtEnd` and `BlackAtEnd` beside the seven standard ones.
 //! Chess tools read such a record as an ordinary chess game.
 //!
 //! ```
-//! use catena::game::{GameState, Rules, pgn};
-//! let mut game = GameState::new(catena::board::Position::startpos(), Rules::default());
+//! use catena_core::game::{GameState, Rules, pgn};
+//! let mut game = GameState::new(catena_core::board::Position::startpos(), Rules::default());
 //! game.apply_uci_moves(&["c2c3", "e7e5", "d2d3", "switch", "g8f6"]).unwrap();
 //! let mut record = pgn::GameRecord::new(game);
 //! record.set_tag("White", "Alice");

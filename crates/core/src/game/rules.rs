@@ -4,7 +4,7 @@ use std::fmt;
 use std::ops::RangeInclusive;
 use std::str::FromStr;
 
-/// What limits the switches one player makes in a row (spec section 3).
+/// What limits the switches one player makes in a row (docs/rules.md, section 3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Hash)]
 pub enum SwitchRule {
     /// The size of the chain that started the run (the 2018 rules).

@@ -7,7 +7,7 @@ use crate::board::{Bitboard, Move, Position};
 use crate::chain::{self, MoveScreen};
 use crate::rng::{SplitMix64, mix};
 
-/// `k` and `L` of spec section 4, small enough to copy with every node of a search.
+/// `k` and `L` of docs/rules.md, section 4, small enough to copy with every node of a search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Hash)]
 pub struct SwitchRun {
     switches: u32,

@@ -68,8 +68,8 @@ pub const MAX_ACTIVE: usize = 32 + 1 + 32 + 1;
 /// board turned over for Black, so that both views share their weights.
 ///
 /// ```
-/// use catena::board::{Color, Piece, Square};
-/// use catena::eval::network::feature;
+/// use catena_core::board::{Color, Piece, Square};
+/// use catena_engine::eval::network::feature;
 /// let e2: Square = "e2".parse().unwrap();
 /// let e7: Square = "e7".parse().unwrap();
 /// // White's e-pawn seen by White is Black's e-pawn seen by Black.
@@ -88,7 +88,7 @@ pub fn feature(view: Color, color: Color, piece: Piece, square: Square) -> usize
 /// four, from 2 and 3 men up to 30 to 32.
 ///
 /// ```
-/// use catena::eval::network::output_bucket;
+/// use catena_engine::eval::network::output_bucket;
 /// assert_eq!(output_bucket(32), 7);
 /// assert_eq!(output_bucket(3), 0);
 /// ```
@@ -117,8 +117,8 @@ impl SsccState {
     /// Calls `visit` with every SSCC input in `view` of a position with `us` to move.
     ///
     /// ```
-    /// use catena::board::{Color, Position};
-    /// use catena::eval::network::{BOARD_INPUTS, SsccState};
+    /// use catena_core::board::{Color, Position};
+    /// use catena_engine::eval::network::{BOARD_INPUTS, SsccState};
     /// // After 1.c3 e5 2.d3 the pawns and pieces cut off c2 and d2.
     /// let position =
     ///     Position::from_fen("rnbqkbnr/pppp1ppp/8/4p3/8/2PP4/PP2PPPP/RNBQKBNR b KQkq - 0 2").unwrap();
@@ -143,8 +143,8 @@ impl SsccState {
 /// The input that `input` becomes when the board is turned left to right.
 ///
 /// ```
-/// use catena::board::{Color, Piece, Square};
-/// use catena::eval::network::{feature, mirrored};
+/// use catena_core::board::{Color, Piece, Square};
+/// use catena_engine::eval::network::{feature, mirrored};
 /// let (a2, h2): (Square, Square) = ("a2".parse().unwrap(), "h2".parse().unwrap());
 /// let pawn = |square| feature(Color::White, Color::White, Piece::Pawn, square);
 /// assert_eq!(mirrored(pawn(a2)), pawn(h2));
