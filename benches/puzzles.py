@@ -4,7 +4,7 @@
     python3 benches/puzzles.py [--catena target/release/catena] [--movetime 1000]
                                [--max-plies 7] [--file perft/puzzles.epd]
 
-For each puzzle line (spec section 8):
+For each puzzle line (docs/rules.md, section 8):
 - the solver: `catena solve FEN --plies D --rule R --min-enclosed M --json`,
   its nodes and milliseconds to the verdict;
 - the engine, in sscc mode with the puzzle's rules: `go movetime MS` from a

@@ -9,7 +9,7 @@ to `--depth` (in the game's variant, with its switches and rules, so a run in
 progress counts), and its score taken from the side to move's view, beside
 the material on the board (pawn 1, knight and bishop 3, rook 5, queen 9; 78
 at the start) and the result of the game for the player to move (in SSCC the
-player who controls the colour to move, spec section 3). Mate scores are left
+player who controls the colour to move, docs/rules.md, section 3). Mate scores are left
 out. The model, as Stockfish's but with the constants fitted to Catena:
 
     win  = 1 / (1 + exp((a - s) / b)),  loss = 1 / (1 + exp((a + s) / b)),

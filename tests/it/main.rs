@@ -13,6 +13,7 @@ mod fen;
 mod game;
 mod gui;
 mod gui_browser;
+mod layout;
 mod network;
 mod perft_suite;
 mod play;
