@@ -4,6 +4,7 @@
 mod common;
 mod gui_support;
 
+mod architecture;
 mod arena;
 mod chain_large;
 mod chain_oracle;
