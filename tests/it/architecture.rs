@@ -27,7 +27,6 @@ use std::path::Path;
 use resolve::{CrateRoot, Uses, Workspace};
 
 #[test]
-#[ignore = "until issue 52's circles are broken"]
 fn source_files_use_each_other_in_one_direction_only() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let sources = source_files(root);

@@ -28,6 +28,14 @@ use super::Square;
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Bitboard(pub u64);
 
+impl Square {
+    /// The set of this square alone (here, beside the set, so that the
+    /// square needs nothing of it).
+    pub const fn bitboard(self) -> Bitboard {
+        Bitboard(1 << self.index())
+    }
+}
+
 impl Bitboard {
     pub const EMPTY: Bitboard = Bitboard(0);
     pub const FULL: Bitboard = Bitboard(!0);

@@ -3,7 +3,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use super::{Bitboard, Color};
+use super::Color;
 
 /// One of the 64 squares of the board.
 ///
@@ -48,10 +48,6 @@ impl Square {
 
     pub const fn rank(self) -> u8 {
         self.0 >> 3
-    }
-
-    pub const fn bitboard(self) -> Bitboard {
-        Bitboard(1 << self.0)
     }
 
     /// The square `files` to the right and `ranks` up, if it is on the board.
