@@ -221,7 +221,7 @@ fn lopsided_game(rng: &mut SplitMix64, variant: Variant) -> Vec<Position> {
 /// way, from the chess mates of `tests/data/mates.epd` (where a defender's
 /// switch may escape) and from seeded random games (where the searches
 /// suggest a win that needs an inner switch). Run with
-/// `cargo test --profile test-opt --test search_tree -- --ignored --nocapture make_inner_switch_suite`.
+/// `cargo test --profile test-opt --test it -- --ignored --nocapture search_tree::make_inner_switch_suite`.
 #[test]
 #[ignore = "generator: writes tests/data/inner_switches.epd (minutes)"]
 fn make_inner_switch_suite() {
@@ -321,7 +321,7 @@ fn board_of(squares: &[char]) -> String {
 /// switch win's board twice at ply 1, once after a switch (a run at its
 /// limit of 1: no second switch) and once after a stay (the opponent to move,
 /// free to switch). Run with
-/// `cargo test --profile test-opt --test search_tree -- --ignored --nocapture make_run_suite`.
+/// `cargo test --profile test-opt --test it -- --ignored --nocapture search_tree::make_run_suite`.
 #[test]
 #[ignore = "generator: writes tests/data/runs.epd"]
 fn make_run_suite() {

@@ -1,6 +1,6 @@
 //! The positions of `catena bench sscc`: each is what its line says, and
 //! the file is rebuilt from the SSCC games it came from by
-//! `cargo test --profile test-opt --test sscc_bench -- --ignored --nocapture make_sscc_bench`.
+//! `cargo test --profile test-opt --test it -- --ignored --nocapture sscc_bench::make_sscc_bench`.
 
 use catena_core::game::Variant;
 use catena_engine::score::MATE_BOUND;
@@ -152,7 +152,7 @@ fn make_sscc_bench() {
     }
     let mut out = String::from(
         "# The positions of `catena bench sscc`, taken from the SSCC games of tests/data/sscc_games.pgn\n\
-         # by `cargo test --profile test-opt --test sscc_bench -- --ignored --nocapture make_sscc_bench`:\n\
+         # by `cargo test --profile test-opt --test it -- --ignored --nocapture sscc_bench::make_sscc_bench`:\n\
          # for each kind, one position a game, in the games' order: the one nearest the middle of\n\
          # the game's positions of that kind, leaving out positions met before and those where a\n\
          # search of 300,000 nodes (at most depth 10) sees a mate in chess or sscc mode.\n\
