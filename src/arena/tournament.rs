@@ -314,7 +314,7 @@ fn record(
         (second, first)
     };
     let mut record = GameRecord::new(played.game.clone());
-    record.sscc = matches!(settings.game.variant, Variant::Sscc(_));
+    record.set_variant(settings.game.variant);
     record.result = played.result;
     record.comment = Some(played.ending.comment(played.result));
     for (tag, value) in [

@@ -13,10 +13,10 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::app::{AnalysisSettings, App};
-use super::session::{Mode, Opponent, Session};
+use super::session::{Opponent, Session};
 use super::view;
 use crate::arena::TimeControl;
-use catena_core::game::{Player, Rules, SwitchRule};
+use catena_core::game::{Player, Rules, SwitchRule, Variant};
 
 type Reply = Response;
 
@@ -61,17 +61,20 @@ pub struct NewGame {
 
 pub async fn new_game(State(app): State<Arc<App>>, Json(request): Json<NewGame>) -> Reply {
     change(&app, |session| {
-        let mode = match request.mode.as_deref() {
-            None | Some("sscc") => Mode::Sscc,
-            Some("chess") => Mode::Chess,
-            Some(other) => return Err(format!("'{other}' is no game here (sscc or chess)")),
-        };
         let rule = match request.rule.as_deref() {
             None => SwitchRule::default(),
             Some(text) => text.parse()?,
         };
         let rules = Rules::new(rule, request.min_enclosed.unwrap_or(2))?;
-        session.new_game(mode, rules, request.fen.as_deref())
+        let variant = match request.mode.as_deref() {
+            None => Variant::Sscc(rules),
+            Some(name) => match name.parse::<Variant>() {
+                Ok(Variant::Sscc(_)) => Variant::Sscc(rules),
+                Ok(Variant::Chess) => Variant::Chess,
+                Err(_) => return Err(format!("'{name}' is no game here (sscc or chess)")),
+            },
+        };
+        session.new_game(variant, request.fen.as_deref())
     })
 }
 
@@ -269,10 +272,7 @@ pub async fn match_start(State(app): State<Arc<App>>, Json(request): Json<StartM
         .and_then(|first| Ok([first, named(&request.second)?]))
         .and_then(|engines| {
             let session = app.session();
-            let rules = match session.mode() {
-                Mode::Sscc => Some(*session.game().rules()),
-                Mode::Chess => None,
-            };
+            let rules = session.variant().rules();
             drop(session);
             app.watch.start(&super::watch::MatchRequest {
                 engines,

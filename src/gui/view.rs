@@ -112,7 +112,7 @@ pub fn state(session: &Session, analysis: &AnalysisSettings, book: &EngineBook) 
     });
     json!({
         "generation": session.generation(),
-        "mode": session.mode().name(),
+        "mode": session.variant().name(),
         "rules": {
             "switch_rule": game.rules().switch_rule.name(),
             "min_enclosed": game.rules().min_enclosed,

@@ -26,9 +26,10 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
+use crate::cli::RulesArgs;
 use crate::tools::progress::Progress;
 use catena_core::board::{Color, Position};
-use catena_core::game::{GameState, Rules, SwitchRule};
+use catena_core::game::{GameState, Rules};
 use catena_core::rng::SplitMix64;
 use catena_engine::movepick::is_tactical;
 use catena_engine::search::{self, Control, Limits, MATE_BOUND, Root};
@@ -50,9 +51,8 @@ pub struct DatagenArgs {
     /// Random plies before Catena plays.
     #[arg(long, default_value_t = 8)]
     random_plies: u32,
-    /// The switch rule.
-    #[arg(long, default_value = "chain")]
-    rule: SwitchRule,
+    #[command(flatten)]
+    rules: RulesArgs,
     /// Plies after which a game is given up as a draw.
     #[arg(long, default_value_t = 300)]
     max_plies: usize,
@@ -62,7 +62,7 @@ pub struct DatagenArgs {
 const CHUNK: u64 = 64;
 
 pub fn run(args: &DatagenArgs) -> Result<bool, String> {
-    let rules = Rules::new(args.rule, 2)?;
+    let rules = args.rules.rules();
     let file = File::options()
         .create(true)
         .append(true)

@@ -25,6 +25,8 @@ use catena_core::board::Position;
 use catena_core::game::{GameState, Rules, SwitchRule};
 use catena_core::rng::SplitMix64;
 
+use crate::cli::RulesArgs;
+
 use catena_engine::search::{self, Control, Limits, Root};
 use catena_engine::solve::{Node, Problem, Solver};
 use catena_engine::transposition::TranspositionTable;
@@ -56,12 +58,8 @@ pub struct PuzzlesArgs {
     /// The smallest D kept (2 to 9): longer puzzles are rarer among the first of a game.
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(2..=9))]
     min_plies: u32,
-    /// What limits consecutive switches (chain, moves or unlimited).
-    #[arg(long, default_value = "chain")]
-    rule: SwitchRule,
-    /// The smallest group of empty squares a chain must surround (1 to 16).
-    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=16))]
-    min_enclosed: u32,
+    #[command(flatten)]
+    rules: RulesArgs,
     /// Solver nodes allowed per position tried; a position not settled within them is skipped.
     #[arg(long, default_value_t = 200_000)]
     nodes: u64,
@@ -249,7 +247,7 @@ fn candidate_game(seed: u64, game: u64, rules: Rules) -> Vec<Position> {
 
 /// Runs the command.
 pub fn run(args: &PuzzlesArgs) -> Result<(), String> {
-    let rules = Rules::new(args.rule, args.min_enclosed)?;
+    let rules = args.rules.rules();
     if args.min_plies > args.plies {
         return Err(format!(
             "--min-plies {} is above --plies {}",
