@@ -1,6 +1,7 @@
 //! What the commands share on the command line: the SSCC rules
 //! (`--rule`, `--min-enclosed`) and the game (`--variant`, or `--sscc`),
-//! each declared once and flattened into every command that takes it.
+//! each declared once and flattened into every command that takes it; and
+//! how a command fails, which decides its exit status.
 
 use clap::Args;
 use clap::builder::{PossibleValuesParser, RangedU64ValueParser, TypedValueParser};
@@ -78,5 +79,48 @@ impl VariantArgs {
         } else {
             Variant::Chess
         }
+    }
+}
+
+/// Why a command failed: its message and its exit status.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Failure {
+    /// Bad input, as clap's own errors: an argument, or a file named on the
+    /// command line that cannot be read or created, or what is in it. Status 2.
+    Usage(String),
+    /// A failure while running: an engine that crashed, a write that failed.
+    /// Status 1.
+    Runtime(String),
+}
+
+impl Failure {
+    /// The exit status: 2 for bad input, 1 for a failure at run time.
+    pub fn status(&self) -> u8 {
+        match self {
+            Failure::Usage(_) => 2,
+            Failure::Runtime(_) => 1,
+        }
+    }
+
+    pub fn message(&self) -> &str {
+        match self {
+            Failure::Usage(message) | Failure::Runtime(message) => message,
+        }
+    }
+}
+
+/// Says which kind of failure an error is: `.or_usage()?`, `.or_runtime()?`.
+pub trait FailureKind<T> {
+    fn or_usage(self) -> Result<T, Failure>;
+    fn or_runtime(self) -> Result<T, Failure>;
+}
+
+impl<T, E: Into<String>> FailureKind<T> for Result<T, E> {
+    fn or_usage(self) -> Result<T, Failure> {
+        self.map_err(|error| Failure::Usage(error.into()))
+    }
+
+    fn or_runtime(self) -> Result<T, Failure> {
+        self.map_err(|error| Failure::Runtime(error.into()))
     }
 }

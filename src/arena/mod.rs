@@ -30,7 +30,7 @@ use std::time::Duration;
 
 use clap::Args;
 
-use crate::cli::{RulesArgs, VariantArgs};
+use crate::cli::{Failure, FailureKind, RulesArgs, VariantArgs};
 
 pub use adjudication::{Adjudication, DrawRule, ResignRule};
 pub use arbiter::{
@@ -140,10 +140,11 @@ pub struct MatchArgs {
     site: String,
 }
 
-/// Runs `catena match`.
-pub fn run(args: &MatchArgs) -> Result<bool, String> {
-    let settings = settings(args)?;
-    tournament::run(&settings)?;
+/// Runs `catena match`: what the arguments name is checked first (bad
+/// input), then the match is played (a failure at run time).
+pub fn run(args: &MatchArgs) -> Result<bool, Failure> {
+    let settings = settings(args).or_usage()?;
+    tournament::run(&settings).or_runtime()?;
     Ok(true)
 }
 

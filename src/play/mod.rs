@@ -18,7 +18,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use crate::arena::{self, Clocks, Ending, Offence, TimeControl};
-use crate::cli::RulesArgs;
+use crate::cli::{Failure, FailureKind, RulesArgs};
 use crate::tools::chain::diagram;
 use catena_core::board::{Color, Move, Placement, Position, san};
 use catena_core::chain::{self, Chain};
@@ -65,12 +65,12 @@ fn parse_color(text: &str) -> Result<Color, String> {
 }
 
 /// Runs the command on stdin and stdout.
-pub fn run(args: &PlayArgs) -> Result<bool, String> {
+pub fn run(args: &PlayArgs) -> Result<bool, Failure> {
     let rules = args.rules.rules();
     let opponent: Box<dyn Opponent> = match &args.engine {
         Some(name) => {
-            let (path, list) = arena::engine_list(args.engines.as_deref())?;
-            let spec = arena::engine_named(&list, &path, name)?;
+            let (path, list) = arena::engine_list(args.engines.as_deref()).or_usage()?;
+            let spec = arena::engine_named(&list, &path, name).or_usage()?;
             Box::new(Process::new(spec, Variant::Sscc(rules)))
         }
         None => Box::new(InProcess::new(args.depth)),
@@ -83,7 +83,8 @@ pub fn run(args: &PlayArgs) -> Result<bool, String> {
     let mut session = Session::new(rules, human, opponent, control);
     session
         .run(&mut io::stdin().lock(), &mut io::stdout().lock())
-        .map_err(|error| format!("cannot talk to the terminal: {error}"))?;
+        .map_err(|error| format!("cannot talk to the terminal: {error}"))
+        .or_runtime()?;
     Ok(true)
 }
 

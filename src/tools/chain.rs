@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use serde::Serialize;
 
-use crate::cli::MinEnclosedArgs;
+use crate::cli::{Failure, FailureKind, MinEnclosedArgs};
 
 use super::epd::{EpdLine, parse_suite};
 use super::progress::Progress;
@@ -163,12 +163,14 @@ impl Report {
 }
 
 /// Runs the command; `Ok(false)` when a suite expectation failed.
-pub fn run(args: &ChainArgs) -> Result<bool, String> {
+pub fn run(args: &ChainArgs) -> Result<bool, Failure> {
     if let Some(path) = &args.suite {
         return run_suite(path, args.enclosed.min_enclosed);
     }
-    let board = Board::read(args.board.as_deref().unwrap_or_default())?;
-    let moved = board.moved(args.cells.iter().map(String::as_str))?;
+    let board = Board::read(args.board.as_deref().unwrap_or_default()).or_usage()?;
+    let moved = board
+        .moved(args.cells.iter().map(String::as_str))
+        .or_usage()?;
     let found = chain::analyse(&board.grid, &moved, args.enclosed.min_enclosed);
     let report = Report::of(&board, found.as_ref());
     if args.json {
@@ -257,9 +259,10 @@ fn draw(
 }
 
 /// Checks a suite file; prints `<line> <0|1> <size>` a position and a summary.
-fn run_suite(path: &PathBuf, min_enclosed: u32) -> Result<bool, String> {
+fn run_suite(path: &PathBuf, min_enclosed: u32) -> Result<bool, Failure> {
     let text = std::fs::read_to_string(path)
-        .map_err(|error| format!("cannot read {}: {error}", path.display()))?;
+        .map_err(|error| format!("cannot read {}: {error}", path.display()))
+        .or_usage()?;
     let (mut positions, mut failures) = (0, 0);
     let lines = parse_suite(&text);
     let progress = Progress::new(lines.len() as u64, "positions");

@@ -26,7 +26,7 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use crate::cli::RulesArgs;
+use crate::cli::{Failure, FailureKind, RulesArgs};
 use crate::tools::progress::Progress;
 use catena_core::board::{Color, Position};
 use catena_core::game::{GameState, Rules};
@@ -61,13 +61,16 @@ pub struct DatagenArgs {
 /// Games played between two writes to the file.
 const CHUNK: u64 = 64;
 
-pub fn run(args: &DatagenArgs) -> Result<bool, String> {
+/// Runs the command: a file that cannot be opened is bad input, a write
+/// that fails a failure at run time.
+pub fn run(args: &DatagenArgs) -> Result<bool, Failure> {
     let rules = args.rules.rules();
     let file = File::options()
         .create(true)
         .append(true)
         .open(&args.out)
-        .map_err(|error| format!("cannot open {}: {error}", args.out.display()))?;
+        .map_err(|error| format!("cannot open {}: {error}", args.out.display()))
+        .or_usage()?;
     let mut out = BufWriter::new(file);
     let start = Instant::now();
     let progress = Progress::new(args.games, "games");
@@ -82,11 +85,15 @@ pub fn run(args: &DatagenArgs) -> Result<bool, String> {
         for game in games {
             lines += game.len();
             for line in game {
-                writeln!(out, "{line}").map_err(|error| error.to_string())?;
+                writeln!(out, "{line}")
+                    .map_err(|error| error.to_string())
+                    .or_runtime()?;
             }
             progress.advance(format!("{lines} positions"));
         }
-        out.flush().map_err(|error| error.to_string())?;
+        out.flush()
+            .map_err(|error| error.to_string())
+            .or_runtime()?;
         first = last;
     }
     drop(progress);

@@ -8,7 +8,7 @@ use catena_core::board::Position;
 use catena_core::game::{Rules, SwitchRun, Variant};
 use catena_core::perft::{MAX_DEPTH, Tree, divide, summary_line};
 
-use crate::cli::{RulesArgs, VariantArgs};
+use crate::cli::{Failure, FailureKind, RulesArgs, VariantArgs};
 
 use super::epd::{EpdLine, parse_suite};
 use super::progress::Progress;
@@ -68,14 +68,19 @@ impl PerftArgs {
 }
 
 /// Runs `catena perft`; `Ok(false)` means a suite had mismatches.
-pub fn run(args: &PerftArgs) -> Result<bool, String> {
+pub fn run(args: &PerftArgs) -> Result<bool, Failure> {
+    if args.no_bulk && args.sscc() {
+        return Err(Failure::Usage(
+            "--no-bulk counts the chess tree only, not SSCC's".to_string(),
+        ));
+    }
     match (&args.suite, args.depth) {
         (Some(file), _) => run_suite(file, args),
         (None, Some(depth)) => {
             let position = match &args.fen {
-                Some(fen) => {
-                    Position::from_fen(fen).map_err(|error| format!("bad FEN: {error}"))?
-                }
+                Some(fen) => Position::from_fen(fen)
+                    .map_err(|error| format!("bad FEN: {error}"))
+                    .or_usage()?,
                 None => Position::startpos(),
             };
             let start = Instant::now();
@@ -86,7 +91,8 @@ pub fn run(args: &PerftArgs) -> Result<bool, String> {
                 depth,
                 args.threads.into(),
                 &AtomicBool::new(false),
-            )?;
+            )
+            .or_runtime()?;
             let elapsed = start.elapsed();
             if args.divide {
                 for count in &counts {
@@ -99,20 +105,24 @@ pub fn run(args: &PerftArgs) -> Result<bool, String> {
             println!("{}", summary_line(nodes, elapsed));
             Ok(true)
         }
-        (None, None) => Err("give a DEPTH or --suite FILE".to_string()),
+        (None, None) => Err(Failure::Usage("give a DEPTH or --suite FILE".to_string())),
     }
 }
 
 /// Checks the `D<n>` counts of a suite, or in SSCC its `S<n>` counts. A
 /// line may set its own rules with `;rule <name>` and `;min-enclosed <n>`.
 /// A bad line is reported and the others are still checked; a suite that
-/// checks no count at all fails, since it proves nothing.
-fn run_suite(file: &PathBuf, args: &PerftArgs) -> Result<bool, String> {
+/// checks no count at all is bad input, since it proves nothing.
+fn run_suite(file: &PathBuf, args: &PerftArgs) -> Result<bool, Failure> {
     let text = std::fs::read_to_string(file)
-        .map_err(|error| format!("cannot read {}: {error}", file.display()))?;
+        .map_err(|error| format!("cannot read {}: {error}", file.display()))
+        .or_usage()?;
     let lines = parse_suite(&text);
     if lines.is_empty() {
-        return Err(format!("{} holds no positions", file.display()));
+        return Err(Failure::Usage(format!(
+            "{} holds no positions",
+            file.display()
+        )));
     }
     let prefix = if args.sscc() { 'S' } else { 'D' };
     let start = Instant::now();
@@ -143,12 +153,12 @@ fn run_suite(file: &PathBuf, args: &PerftArgs) -> Result<bool, String> {
         summary_line(tally.nodes, start.elapsed())
     );
     if tally.checked == 0 {
-        return Err(format!(
+        return Err(Failure::Usage(format!(
             "{} has no {prefix}<depth> counts{}: the suite checks nothing",
             file.display(),
             args.max_depth
                 .map_or(String::new(), |depth| format!(" up to depth {depth}"))
-        ));
+        )));
     }
     Ok(tally.mismatches == 0 && tally.bad_lines == 0)
 }

@@ -25,7 +25,7 @@ use catena_core::board::Position;
 use catena_core::game::{GameState, Rules, SwitchRule};
 use catena_core::rng::SplitMix64;
 
-use crate::cli::RulesArgs;
+use crate::cli::{Failure, FailureKind, RulesArgs};
 
 use catena_engine::search::{self, Control, Limits, Root};
 use catena_engine::solve::{Node, Problem, Solver};
@@ -245,23 +245,26 @@ fn candidate_game(seed: u64, game: u64, rules: Rules) -> Vec<Position> {
     positions
 }
 
-/// Runs the command.
-pub fn run(args: &PuzzlesArgs) -> Result<(), String> {
+/// Runs the command: bad arguments and a file that cannot be created are
+/// bad input, a write that fails a failure at run time.
+pub fn run(args: &PuzzlesArgs) -> Result<(), Failure> {
     let rules = args.rules.rules();
     if args.min_plies > args.plies {
-        return Err(format!(
+        return Err(Failure::Usage(format!(
             "--min-plies {} is above --plies {}",
             args.min_plies, args.plies
-        ));
+        )));
     }
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads.into())
         .build()
-        .map_err(|error| format!("cannot start {} threads: {error}", args.threads))?;
+        .map_err(|error| format!("cannot start {} threads: {error}", args.threads))
+        .or_runtime()?;
     let mut out: Box<dyn Write> = match &args.out {
         Some(path) => Box::new(
             File::create(path)
-                .map_err(|error| format!("cannot write {}: {error}", path.display()))?,
+                .map_err(|error| format!("cannot write {}: {error}", path.display()))
+                .or_usage()?,
         ),
         None => Box::new(std::io::stdout()),
     };
@@ -276,7 +279,8 @@ pub fn run(args: &PuzzlesArgs) -> Result<(), String> {
         args.nodes
     );
     out.write_all(header.as_bytes())
-        .map_err(|error| format!("cannot write the header: {error}"))?;
+        .map_err(|error| format!("cannot write the header: {error}"))
+        .or_runtime()?;
     let mut found = 0;
     let mut game = 0u64;
     // Games in batches, in parallel; kept in game order, so the file does not
@@ -306,7 +310,8 @@ pub fn run(args: &PuzzlesArgs) -> Result<(), String> {
             // Written as found, so that a long run stopped early keeps its puzzles.
             writeln!(out, "{}", epd_line(&puzzle, &rules, &id))
                 .and_then(|()| out.flush())
-                .map_err(|error| format!("cannot write a puzzle: {error}"))?;
+                .map_err(|error| format!("cannot write a puzzle: {error}"))
+                .or_runtime()?;
             log::info!("{found} puzzles after {} games", game + 1);
         }
         game += batch;

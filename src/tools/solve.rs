@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use serde::Serialize;
 
-use crate::cli::{RulesArgs, VariantArgs};
+use crate::cli::{Failure, FailureKind, RulesArgs, VariantArgs};
 use catena_core::board::Position;
 use catena_engine::solve::{Problem, solve};
 
@@ -54,10 +54,12 @@ struct Report {
     time: u64,
 }
 
-/// Runs the command; an `Err` is bad input (exit status 2).
-pub fn run(args: &SolveArgs) -> Result<(), String> {
+/// Runs the command; its only failure is bad input.
+pub fn run(args: &SolveArgs) -> Result<(), Failure> {
     let fen = args.fen.as_deref().unwrap_or(Position::START_FEN);
-    let position = Position::from_fen(fen).map_err(|error| format!("bad FEN: {error}"))?;
+    let position = Position::from_fen(fen)
+        .map_err(|error| format!("bad FEN: {error}"))
+        .or_usage()?;
     let problem = Problem {
         rules: args.variant.variant(args.rules.rules()).rules(),
         attacker_switches: true,
