@@ -144,7 +144,7 @@ pub struct MatchArgs {
 /// input), then the match is played (a failure at run time).
 pub fn run(args: &MatchArgs) -> Result<bool, Failure> {
     let settings = settings(args).or_usage()?;
-    tournament::run(&settings).or_runtime()?;
+    tournament::run(&settings)?;
     Ok(true)
 }
 

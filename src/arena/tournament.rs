@@ -22,6 +22,7 @@ use super::fastchess_output::{self as fastchess, Matchup};
 use super::live::Live;
 use super::openings::Opening;
 use super::stats::{Pentanomial, Sprt, SprtState, Tally};
+use crate::cli::{Failure, FailureKind};
 use crate::tools::progress::Progress;
 use catena_core::game::Player;
 use catena_core::game::pgn::{self, GameRecord};
@@ -114,14 +115,24 @@ impl Standings {
 }
 
 /// Plays the match, printing as it goes, and returns the final standings.
-pub fn run(settings: &MatchSettings) -> Result<Standings, String> {
-    // A wrong command or a broken engine is better said at once than as a
-    // forfeit in every game.
-    let matchup = start_engines(settings)?;
+/// A file it cannot write is bad input; an engine that does not start fails
+/// the match at run time.
+pub fn run(settings: &MatchSettings) -> Result<Standings, Failure> {
     let pgn_file = match &settings.pgn {
-        Some(path) => Some(open_pgn(path, settings.pgn_append)?),
+        Some(path) => Some(open_pgn(path, settings.pgn_append).or_usage()?),
         None => None,
     };
+    // A wrong command or a broken engine is better said at once than as a
+    // forfeit in every game.
+    let matchup = start_engines(settings).or_runtime()?;
+    // Written once the engines run, so that a follower sees no match that
+    // never started.
+    let live = settings
+        .live
+        .as_deref()
+        .map(|path| Live::new(path, settings))
+        .transpose()
+        .or_usage()?;
     let [first, second] = &settings.engines;
     println!(
         "Match {} vs {}: {} games at {}, {}, concurrency {}",
@@ -141,11 +152,6 @@ pub fn run(settings: &MatchSettings) -> Result<Standings, String> {
     let next_game = AtomicU32::new(0);
     let stop = AtomicBool::new(false);
     let date = today();
-    let live = settings
-        .live
-        .as_deref()
-        .map(|path| Live::new(path, settings))
-        .transpose()?;
     let live = live.as_ref();
     thread::scope(|scope| {
         for _ in 0..settings.concurrency.max(1) {

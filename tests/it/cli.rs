@@ -498,6 +498,7 @@ fn every_command_refuses_bad_input_with_status_2() {
             "cannot read the engine list",
         ),
         (&["match", "--variant", "shogi"], "shogi"),
+        (&["match", "--pgn", no_dir], "cannot open"),
         (&["play", "--engine", "Nope"], "no engine 'Nope'"),
         (
             &["play", "--engine", "Catena", "--engines", missing],
