@@ -20,6 +20,7 @@ pub mod fastchess;
 mod fastchess_output;
 mod live;
 mod openings;
+mod standings;
 mod stats;
 mod time_control;
 mod tournament;
@@ -40,9 +41,9 @@ pub use engine::{EngineProcess, EngineSlot};
 pub use engine_fields::{EngineField, EngineLimits, InlineEngines};
 pub use engine_list::EngineSpec;
 pub use openings::{Opening, OpeningsFormat, OpeningsOrder, load as load_openings};
+pub use standings::{Forfeits, MatchSettings, OutputFormat, Standings};
 pub use stats::{Pentanomial, Sprt, SprtState, Tally};
 pub use time_control::{Clock, Clocks, TimeControl};
-pub use tournament::{Forfeits, MatchSettings, OutputFormat, Standings};
 
 use catena_core::game::Rules;
 

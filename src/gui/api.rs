@@ -3,16 +3,22 @@
 //! the game as it was, so that the page can say why and show the board again.
 
 use catena_core::game::Action;
+use std::convert::Infallible;
 use std::sync::Arc;
+use std::time::Duration;
 
 use axum::Json;
 use axum::extract::{Query, State};
 use axum::http::StatusCode;
+use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
+use futures_util::Stream;
 use serde::Deserialize;
 use serde_json::{Value, json};
+use tokio::sync::broadcast;
 
-use super::app::{AnalysisSettings, App};
+use super::app::App;
+use super::book::AnalysisSettings;
 use super::session::{Opponent, Session};
 use super::view;
 use crate::arena::TimeControl;
@@ -301,4 +307,26 @@ pub async fn match_stop(State(app): State<Arc<App>>) -> Reply {
         Ok(()) => Json(app.watch.view()).into_response(),
         Err(why) => (StatusCode::BAD_REQUEST, Json(json!({ "error": why }))).into_response(),
     }
+}
+
+/// `GET /api/events`: the stream, kept alive across quiet spells.
+pub async fn events(
+    State(app): State<Arc<App>>,
+) -> Sse<impl Stream<Item = Result<Event, Infallible>>> {
+    let notes = futures_util::stream::unfold(app.events.subscribe(), |mut receiver| async move {
+        loop {
+            match receiver.recv().await {
+                Ok(note) => {
+                    let event = Event::default()
+                        .event(note.name)
+                        .data(note.data.to_string());
+                    return Some((Ok(event), receiver));
+                }
+                // A page too slow to keep up misses some events; the next state catches it up.
+                Err(broadcast::error::RecvError::Lagged(_)) => continue,
+                Err(broadcast::error::RecvError::Closed) => return None,
+            }
+        }
+    });
+    Sse::new(notes).keep_alive(KeepAlive::new().interval(Duration::from_secs(10)))
 }

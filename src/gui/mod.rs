@@ -13,6 +13,7 @@
 mod api;
 mod app;
 mod assets;
+mod book;
 mod events;
 mod guard;
 pub mod info;
@@ -32,7 +33,8 @@ use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 
-pub use app::{App, CATENA, EngineBook};
+pub use app::App;
+pub use book::{CATENA, EngineBook};
 
 use crate::cli::{Failure, FailureKind};
 pub use guard::Guard;
@@ -131,7 +133,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/match", get(api::match_view))
         .route("/api/match/start", post(api::match_start))
         .route("/api/match/stop", post(api::match_stop))
-        .route("/api/events", get(events::stream))
+        .route("/api/events", get(api::events))
         .fallback(asset)
         .layer(middleware::from_fn_with_state(app.clone(), guard))
         .with_state(app)

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 
 use serde_json::{Value, json};
 
-use super::app::{AnalysisSettings, EngineBook};
+use super::book::{AnalysisSettings, EngineBook};
 use super::session::{DrawnChain, Session};
 use catena_core::board::{Color, Position, san};
 use catena_core::game::Player;
