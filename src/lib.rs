@@ -2,6 +2,7 @@
 //! terminal game, the browser GUI and the command-line tools.
 
 pub mod arena;
+pub mod cli;
 pub mod gui;
 pub mod play;
 pub mod tools;

@@ -3,6 +3,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 use catena::arena::{self, MatchArgs};
+use catena::cli::{Failure, FailureKind};
 use catena::gui::{self, GuiArgs};
 use catena::play::{self, PlayArgs};
 use catena::tools::chain::{self, ChainArgs};
@@ -93,7 +94,7 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let outcome = match &cli.command {
+    let outcome: Result<bool, Failure> = match &cli.command {
         None => {
             catena_engine::uci::Uci::new().run(std::io::stdin().lock());
             Ok(true)
@@ -106,18 +107,13 @@ fn main() -> ExitCode {
         Some(Command::Train(args)) => train::run(args),
         Some(Command::Datagen(args)) => datagen::run(args),
         Some(Command::Puzzles(args)) => puzzles::run(args).map(|()| true),
-        Some(Command::Solve(args)) => match solve::run(args) {
-            Ok(()) => Ok(true),
-            Err(message) => {
-                // Bad input, as clap's own errors: status 2.
-                eprintln!("error: {message}");
-                return ExitCode::from(2);
-            }
-        },
+        Some(Command::Solve(args)) => solve::run(args).map(|()| true),
         Some(Command::Bench {
             suite: Some(BenchSuite::Sscc(args)),
             ..
-        }) => sscc_bench::run(args, &mut |line| println!("{line}")).map(|()| true),
+        }) => sscc_bench::run(args, &mut |line| println!("{line}"))
+            .map(|()| true)
+            .or_runtime(),
         Some(Command::Bench {
             suite: None,
             depth,
@@ -135,12 +131,14 @@ fn main() -> ExitCode {
             Ok(true)
         }
     };
+    // Bad input exits with status 2, as clap's own errors; a failure while
+    // running with 1, as does `Ok(false)`, whose command said what failed.
     match outcome {
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::FAILURE,
-        Err(message) => {
-            eprintln!("error: {message}");
-            ExitCode::FAILURE
+        Err(failure) => {
+            eprintln!("error: {}", failure.message());
+            ExitCode::from(failure.status())
         }
     }
 }

@@ -98,7 +98,7 @@ pub struct EngineProcess {
 impl EngineProcess {
     /// Starts the engine, shakes hands and sets its options: those of the spec,
     /// and for an SSCC match on an engine that offers it, `UCI_Variant sscc`
-    /// with the rules (spec section 5).
+    /// with the rules (docs/rules.md, section 5).
     pub fn start(spec: &EngineSpec, variant: Variant) -> Result<EngineProcess, String> {
         let stderr = match &spec.stderr_file {
             Some(path) => OpenOptions::new()

@@ -1,4 +1,4 @@
-//! Engine lists in Cute Chess's `engines.json` format (spec section 7).
+//! Engine lists in Cute Chess's `engines.json` format (docs/rules.md, section 7).
 //!
 //! Keys read: `name`, `command`, `workingDirectory`, `protocol` (`uci` only),
 //! `options` (`name` and `value`; Cute Chess's other option keys are ignored),

@@ -186,7 +186,7 @@ fn note_native(word: &OsString, seen: &mut Seen) {
     match name {
         "--output" => seen.output = true,
         "--rounds" | "--games" => seen.games = true,
-        "--variant" => seen.variant = true,
+        "--variant" | "--sscc" => seen.variant = true,
         _ => {}
     }
 }

@@ -17,7 +17,7 @@ use std::sync::Mutex;
 
 use serde::Serialize;
 
-use super::tournament::{MatchSettings, Standings};
+use super::standings::{MatchSettings, Standings};
 use catena_core::game::GameState;
 use catena_core::game::pgn::GameRecord;
 

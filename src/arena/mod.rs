@@ -20,16 +20,18 @@ pub mod fastchess;
 mod fastchess_output;
 mod live;
 mod openings;
+mod standings;
 mod stats;
 mod time_control;
 mod tournament;
 
-use catena_core::game::Variant;
 use std::fmt::Display;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use clap::{Args, ValueEnum};
+use clap::Args;
+
+use crate::cli::{Failure, FailureKind, RulesArgs, VariantArgs};
 
 pub use adjudication::{Adjudication, DrawRule, ResignRule};
 pub use arbiter::{
@@ -39,11 +41,11 @@ pub use engine::{EngineProcess, EngineSlot};
 pub use engine_fields::{EngineField, EngineLimits, InlineEngines};
 pub use engine_list::EngineSpec;
 pub use openings::{Opening, OpeningsFormat, OpeningsOrder, load as load_openings};
+pub use standings::{Forfeits, MatchSettings, OutputFormat, Standings};
 pub use stats::{Pentanomial, Sprt, SprtState, Tally};
 pub use time_control::{Clock, Clocks, TimeControl};
-pub use tournament::{Forfeits, MatchSettings, OutputFormat, Standings};
 
-use catena_core::game::{Rules, SwitchRule};
+use catena_core::game::Rules;
 
 /// The engine list at the top of the repository this binary was built from.
 const DEFAULT_ENGINES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/engines.json");
@@ -51,12 +53,6 @@ const DEFAULT_ENGINES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/engines.json
 const DEFAULT_TC: &str = "5+0.05";
 /// Milliseconds past zero without `--timemargin`.
 const DEFAULT_TIME_MARGIN: u64 = 50;
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum VariantName {
-    Sscc,
-    Chess,
-}
 
 /// Play a match between two engines of an engine list (Cute Chess's engines.json format).
 #[derive(Args, Debug)]
@@ -114,15 +110,10 @@ pub struct MatchArgs {
     /// With --output fastchess, a results block every N pairs of games (0: only at the end).
     #[arg(long, value_name = "N", default_value_t = 10)]
     rating_interval: u32,
-    /// SSCC, or chess (every switch refused, no SSCC tags).
-    #[arg(long, value_enum, default_value = "sscc")]
-    variant: VariantName,
-    /// The SSCC switch rule (spec section 3).
-    #[arg(long, value_name = "R", default_value = "chain")]
-    rule: SwitchRule,
-    /// The smallest group of empty squares a chain must surround.
-    #[arg(long, value_name = "N", default_value_t = 2)]
-    min_enclosed: u32,
+    #[command(flatten)]
+    variant: VariantArgs,
+    #[command(flatten)]
+    rules: RulesArgs,
     /// Stop when a sequential probability ratio test decides: elo0=A elo1=B [alpha=X beta=Y].
     #[arg(long, value_name = "KEY=VALUE", num_args = 2..=4)]
     sprt: Vec<String>,
@@ -150,9 +141,10 @@ pub struct MatchArgs {
     site: String,
 }
 
-/// Runs `catena match`.
-pub fn run(args: &MatchArgs) -> Result<bool, String> {
-    let settings = settings(args)?;
+/// Runs `catena match`: what the arguments name is checked first (bad
+/// input), then the match is played (a failure at run time).
+pub fn run(args: &MatchArgs) -> Result<bool, Failure> {
+    let settings = settings(args).or_usage()?;
     tournament::run(&settings)?;
     Ok(true)
 }
@@ -197,11 +189,8 @@ pub fn settings(args: &MatchArgs) -> Result<MatchSettings, String> {
         [first_limits.time_margin, second_limits.time_margin],
     )?
     .unwrap_or(DEFAULT_TIME_MARGIN);
-    let rules = Rules::new(args.rule, args.min_enclosed)?;
-    let variant = match args.variant {
-        VariantName::Sscc => Variant::Sscc(rules),
-        VariantName::Chess => Variant::Chess,
-    };
+    let rules = args.rules.rules();
+    let variant = args.variant.variant(rules);
     let adjudication = Adjudication {
         resign: (!args.resign.is_empty())
             .then(|| ResignRule::parse(&args.resign))

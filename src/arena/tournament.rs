@@ -4,124 +4,43 @@
 //! results blocks, counting the two games of each opening as a pair.
 
 use catena_core::game::Variant;
-use std::collections::HashMap;
 use std::fs::{File, OpenOptions};
 use std::io::Write;
-use std::path::PathBuf;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::thread;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use clap::ValueEnum;
-
-use super::EngineSpec;
-use super::arbiter::{self, GameSettings, Offence, Played, color_of};
+use super::arbiter::{self, Offence, Played, color_of};
 use super::engine::{EngineProcess, EngineSlot};
 use super::fastchess_output::{self as fastchess, Matchup};
 use super::live::Live;
-use super::openings::Opening;
-use super::stats::{Pentanomial, Sprt, SprtState, Tally};
+use super::standings::{MatchSettings, OutputFormat, Standings};
+use super::stats::{Pentanomial, SprtState};
+use crate::cli::{Failure, FailureKind};
 use crate::tools::progress::Progress;
 use catena_core::game::Player;
 use catena_core::game::pgn::{self, GameRecord};
 
-/// Everything a match needs.
-#[derive(Clone, Debug)]
-pub struct MatchSettings {
-    /// The first engine and the second; scores are the first's.
-    pub engines: [EngineSpec; 2],
-    pub games: u32,
-    /// Each opening is played twice, colours reversed, in order, from the
-    /// first again when they run out.
-    pub openings: Vec<Opening>,
-    pub game: GameSettings,
-    pub concurrency: usize,
-    /// The file each finished game is appended to.
-    pub pgn: Option<PathBuf>,
-    /// Whether each finished game's PGN is printed too.
-    pub print_games: bool,
-    pub sprt: Option<Sprt>,
-    pub event: String,
-    /// The PGN tag Site.
-    pub site: String,
-    /// Whether the PGN file is appended to, rather than emptied first.
-    pub pgn_append: bool,
-    /// Whether each engine gets a fresh process for every game.
-    pub restart: [bool; 2],
-    pub output: OutputFormat,
-    /// With fastchess output, a results block after every this many completed
-    /// pairs (0: only at the end).
-    pub rating_interval: u32,
-    /// The openings file's name, for the fastchess results block.
-    pub book: Option<String>,
-    /// A file to keep the match in as it goes, move by move (`live.rs`).
-    pub live: Option<PathBuf>,
-}
-
-/// What `catena match` prints as the games end.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
-pub enum OutputFormat {
-    /// Catena's lines in the manner of cutechess-cli: every game, the running
-    /// score, the SPRT, and a table at the end.
-    #[default]
-    Cutechess,
-    /// fastchess's: `Started game` and `Finished game` lines, and results
-    /// blocks with pentanomial statistics.
-    Fastchess,
-}
-
-/// Forfeits of one engine, by kind.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Forfeits {
-    pub time: u32,
-    /// Illegal or unreadable moves and illegal switches.
-    pub illegal: u32,
-    /// Failures to start, crashes and exits.
-    pub disconnects: u32,
-}
-
-/// The state of a match, shared by its workers.
-#[derive(Debug, Default)]
-pub struct Standings {
-    /// From the first engine's side.
-    pub tally: Tally,
-    pub forfeits: [Forfeits; 2],
-    pub switches: u32,
-    pub sprt: Option<SprtState>,
-    /// Both games of an opening, from the first engine's side.
-    pub pairs: Pentanomial,
-    /// The first engine's points in the game that ended first, for each pair
-    /// whose other game is still to end.
-    open_pairs: HashMap<u32, f64>,
-}
-
-impl Standings {
-    /// Counts the first engine's points in game `index`; true when that
-    /// completes its pair (games 0 and 1 are the first pair, and so on).
-    fn count_pair(&mut self, index: u32, points: f64) -> bool {
-        match self.open_pairs.remove(&(index / 2)) {
-            Some(other) => {
-                self.pairs.add(other, points);
-                true
-            }
-            None => {
-                self.open_pairs.insert(index / 2, points);
-                false
-            }
-        }
-    }
-}
-
 /// Plays the match, printing as it goes, and returns the final standings.
-pub fn run(settings: &MatchSettings) -> Result<Standings, String> {
-    // A wrong command or a broken engine is better said at once than as a
-    // forfeit in every game.
-    let matchup = start_engines(settings)?;
+/// A file it cannot write is bad input; an engine that does not start fails
+/// the match at run time.
+pub fn run(settings: &MatchSettings) -> Result<Standings, Failure> {
     let pgn_file = match &settings.pgn {
-        Some(path) => Some(open_pgn(path, settings.pgn_append)?),
+        Some(path) => Some(open_pgn(path, settings.pgn_append).or_usage()?),
         None => None,
     };
+    // A wrong command or a broken engine is better said at once than as a
+    // forfeit in every game.
+    let matchup = start_engines(settings).or_runtime()?;
+    // Written once the engines run, so that a follower sees no match that
+    // never started.
+    let live = settings
+        .live
+        .as_deref()
+        .map(|path| Live::new(path, settings))
+        .transpose()
+        .or_usage()?;
     let [first, second] = &settings.engines;
     println!(
         "Match {} vs {}: {} games at {}, {}, concurrency {}",
@@ -141,11 +60,6 @@ pub fn run(settings: &MatchSettings) -> Result<Standings, String> {
     let next_game = AtomicU32::new(0);
     let stop = AtomicBool::new(false);
     let date = today();
-    let live = settings
-        .live
-        .as_deref()
-        .map(|path| Live::new(path, settings))
-        .transpose()?;
     let live = live.as_ref();
     thread::scope(|scope| {
         for _ in 0..settings.concurrency.max(1) {
@@ -314,7 +228,7 @@ fn record(
         (second, first)
     };
     let mut record = GameRecord::new(played.game.clone());
-    record.sscc = matches!(settings.game.variant, Variant::Sscc(_));
+    record.set_variant(settings.game.variant);
     record.result = played.result;
     record.comment = Some(played.ending.comment(played.result));
     for (tag, value) in [
@@ -577,19 +491,6 @@ fn civil_from_days(days: i64) -> (i64, u32, u32) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn pairs_complete_whichever_game_ends_first() {
-        let mut standings = Standings::default();
-        // Games 2 and 1 end before their partners (concurrency), then 0 and 3.
-        assert!(!standings.count_pair(2, 1.0));
-        assert!(!standings.count_pair(1, 0.5));
-        assert!(standings.count_pair(0, 0.0));
-        assert_eq!(standings.pairs.counts(), [0, 1, 0, 0, 0]);
-        assert!(standings.count_pair(3, 1.0));
-        assert_eq!(standings.pairs.ww, 1);
-        assert!(standings.open_pairs.is_empty());
-    }
 
     #[test]
     fn dates_from_days() {

@@ -3,20 +3,26 @@
 //! the game as it was, so that the page can say why and show the board again.
 
 use catena_core::game::Action;
+use std::convert::Infallible;
 use std::sync::Arc;
+use std::time::Duration;
 
 use axum::Json;
 use axum::extract::{Query, State};
 use axum::http::StatusCode;
+use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
+use futures_util::Stream;
 use serde::Deserialize;
 use serde_json::{Value, json};
+use tokio::sync::broadcast;
 
-use super::app::{AnalysisSettings, App};
-use super::session::{Mode, Opponent, Session};
+use super::app::App;
+use super::book::AnalysisSettings;
+use super::session::{Opponent, Session};
 use super::view;
 use crate::arena::TimeControl;
-use catena_core::game::{Player, Rules, SwitchRule};
+use catena_core::game::{Player, Rules, SwitchRule, Variant};
 
 type Reply = Response;
 
@@ -61,17 +67,20 @@ pub struct NewGame {
 
 pub async fn new_game(State(app): State<Arc<App>>, Json(request): Json<NewGame>) -> Reply {
     change(&app, |session| {
-        let mode = match request.mode.as_deref() {
-            None | Some("sscc") => Mode::Sscc,
-            Some("chess") => Mode::Chess,
-            Some(other) => return Err(format!("'{other}' is no game here (sscc or chess)")),
-        };
         let rule = match request.rule.as_deref() {
             None => SwitchRule::default(),
             Some(text) => text.parse()?,
         };
         let rules = Rules::new(rule, request.min_enclosed.unwrap_or(2))?;
-        session.new_game(mode, rules, request.fen.as_deref())
+        let variant = match request.mode.as_deref() {
+            None => Variant::Sscc(rules),
+            Some(name) => match name.parse::<Variant>() {
+                Ok(Variant::Sscc(_)) => Variant::Sscc(rules),
+                Ok(Variant::Chess) => Variant::Chess,
+                Err(_) => return Err(format!("'{name}' is no game here (sscc or chess)")),
+            },
+        };
+        session.new_game(variant, request.fen.as_deref())
     })
 }
 
@@ -212,7 +221,7 @@ pub async fn analysis(State(app): State<Arc<App>>, Json(request): Json<SetAnalys
     Json(app.state(&session)).into_response()
 }
 
-/// `GET /api/pgn`: the game as PGN (spec section 6).
+/// `GET /api/pgn`: the game as PGN (docs/rules.md, section 6).
 pub async fn save_pgn(State(app): State<Arc<App>>) -> Reply {
     let session = app.session();
     Json(json!({ "pgn": session.pgn() })).into_response()
@@ -269,10 +278,7 @@ pub async fn match_start(State(app): State<Arc<App>>, Json(request): Json<StartM
         .and_then(|first| Ok([first, named(&request.second)?]))
         .and_then(|engines| {
             let session = app.session();
-            let rules = match session.mode() {
-                Mode::Sscc => Some(*session.game().rules()),
-                Mode::Chess => None,
-            };
+            let rules = session.variant().rules();
             drop(session);
             app.watch.start(&super::watch::MatchRequest {
                 engines,
@@ -301,4 +307,26 @@ pub async fn match_stop(State(app): State<Arc<App>>) -> Reply {
         Ok(()) => Json(app.watch.view()).into_response(),
         Err(why) => (StatusCode::BAD_REQUEST, Json(json!({ "error": why }))).into_response(),
     }
+}
+
+/// `GET /api/events`: the stream, kept alive across quiet spells.
+pub async fn events(
+    State(app): State<Arc<App>>,
+) -> Sse<impl Stream<Item = Result<Event, Infallible>>> {
+    let notes = futures_util::stream::unfold(app.events.subscribe(), |mut receiver| async move {
+        loop {
+            match receiver.recv().await {
+                Ok(note) => {
+                    let event = Event::default()
+                        .event(note.name)
+                        .data(note.data.to_string());
+                    return Some((Ok(event), receiver));
+                }
+                // A page too slow to keep up misses some events; the next state catches it up.
+                Err(broadcast::error::RecvError::Lagged(_)) => continue,
+                Err(broadcast::error::RecvError::Closed) => return None,
+            }
+        }
+    });
+    Sse::new(notes).keep_alive(KeepAlive::new().interval(Duration::from_secs(10)))
 }

@@ -13,6 +13,7 @@
 mod api;
 mod app;
 mod assets;
+mod book;
 mod events;
 mod guard;
 pub mod info;
@@ -32,7 +33,10 @@ use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 
-pub use app::{App, CATENA, EngineBook};
+pub use app::App;
+pub use book::{CATENA, EngineBook};
+
+use crate::cli::{Failure, FailureKind};
 pub use guard::Guard;
 
 /// Play, analyse and watch SSCC in the browser.
@@ -57,29 +61,41 @@ pub struct GuiArgs {
     follow: Option<PathBuf>,
 }
 
-/// Runs `catena gui` until it is interrupted.
-pub fn run(args: &GuiArgs) -> Result<bool, String> {
+/// Runs `catena gui` until it is interrupted. An engine list named with
+/// `--engines` that cannot be read, or an address it cannot serve on, is bad
+/// input; without `--engines` a missing default list only leaves Catena alone
+/// on the page, which says why.
+pub fn run(args: &GuiArgs) -> Result<bool, Failure> {
+    if let Some(path) = &args.engines {
+        crate::arena::engine_list(Some(path)).or_usage()?;
+    }
     let catena = std::env::current_exe()
-        .map_err(|error| format!("cannot find this program's own file: {error}"))?;
+        .map_err(|error| format!("cannot find this program's own file: {error}"))
+        .or_runtime()?;
     let book = EngineBook::new(catena, args.engines.as_deref());
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()
-        .map_err(|error| format!("cannot start the server: {error}"))?;
+        .map_err(|error| format!("cannot start the server: {error}"))
+        .or_runtime()?;
     runtime.block_on(async {
         let listener = tokio::net::TcpListener::bind((args.bind, args.port))
             .await
-            .map_err(|error| format!("cannot serve on {}:{}: {error}", args.bind, args.port))?;
+            .map_err(|error| format!("cannot serve on {}:{}: {error}", args.bind, args.port))
+            .or_usage()?;
         let address = listener
             .local_addr()
-            .map_err(|error| format!("cannot serve: {error}"))?;
+            .map_err(|error| format!("cannot serve: {error}"))
+            .or_runtime()?;
         let url = format!("http://{address}/");
         println!("Catena GUI at {url} (Ctrl-C to stop)");
         if args.open {
             open_browser(&url);
         }
-        serve(listener, book, args.follow.clone()).await
+        serve(listener, book, args.follow.clone())
+            .await
+            .or_runtime()
     })?;
     Ok(true)
 }
@@ -117,7 +133,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/match", get(api::match_view))
         .route("/api/match/start", post(api::match_start))
         .route("/api/match/stop", post(api::match_stop))
-        .route("/api/events", get(events::stream))
+        .route("/api/events", get(api::events))
         .fallback(asset)
         .layer(middleware::from_fn_with_state(app.clone(), guard))
         .with_state(app)

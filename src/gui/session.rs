@@ -14,22 +14,6 @@ use catena_core::chain::{self, Chain};
 use catena_core::game::pgn::{self, GameRecord, GameResult};
 use catena_core::game::{ChainTest, GameState, Player, Rules, closed_chain};
 
-/// Chess or SSCC: in chess nobody switches.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Mode {
-    Chess,
-    Sscc,
-}
-
-impl Mode {
-    pub fn name(self) -> &'static str {
-        match self {
-            Mode::Chess => "chess",
-            Mode::Sscc => "sscc",
-        }
-    }
-}
-
 /// Who faces whom: the person, and the engine (if any) that plays the other player.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Opponent {
@@ -96,7 +80,9 @@ impl From<&Chain> for DrawnChain {
 /// The game, its replayable future, the players and the clocks.
 pub struct Session {
     game: GameState,
-    mode: Mode,
+    /// An SSCC game, played under the game's rules; false: chess, in which
+    /// nobody switches. Seen from outside as [`Session::variant`].
+    sscc: bool,
     /// Moves taken back, the next one last.
     redo: Vec<Action>,
     opponent: Opponent,
@@ -125,7 +111,7 @@ impl Session {
         let opponent = Opponent::default();
         Session {
             game: GameState::new(Position::startpos(), Rules::default()),
-            mode: Mode::Sscc,
+            sscc: true,
             redo: Vec::new(),
             clocks: Clocks::new(opponent.control),
             opponent,
@@ -140,10 +126,6 @@ impl Session {
 
     pub fn game(&self) -> &GameState {
         &self.game
-    }
-
-    pub fn mode(&self) -> Mode {
-        self.mode
     }
 
     pub fn opponent(&self) -> &Opponent {
@@ -162,11 +144,12 @@ impl Session {
         self.engine_failure.as_deref()
     }
 
-    /// The variant an engine plays this game in.
+    /// The game played: chess, or SSCC under the game's rules.
     pub fn variant(&self) -> Variant {
-        match self.mode {
-            Mode::Chess => Variant::Chess,
-            Mode::Sscc => Variant::Sscc(*self.game.rules()),
+        if self.sscc {
+            Variant::Sscc(*self.game.rules())
+        } else {
+            Variant::Chess
         }
     }
 
@@ -176,17 +159,17 @@ impl Session {
         self.turn_started = Instant::now();
     }
 
-    /// A new game from `fen` (the start position if `None`); on a bad FEN
-    /// the game in progress stays.
-    pub fn new_game(&mut self, mode: Mode, rules: Rules, fen: Option<&str>) -> Result<(), String> {
+    /// A new game of `variant` from `fen` (the start position if `None`);
+    /// on a bad FEN the game in progress stays.
+    pub fn new_game(&mut self, variant: Variant, fen: Option<&str>) -> Result<(), String> {
         let start = match fen.map(str::trim).filter(|fen| !fen.is_empty()) {
             Some(fen) => {
                 Position::from_fen(fen).map_err(|error| format!("bad FEN '{fen}': {error}"))?
             }
             None => Position::startpos(),
         };
-        self.game = GameState::new(start, rules);
-        self.mode = mode;
+        self.game = GameState::new(start, variant.rules().unwrap_or_default());
+        self.sscc = variant.is_sscc();
         self.reset_game();
         Ok(())
     }
@@ -222,7 +205,7 @@ impl Session {
 
     /// Whether the player to move may switch after `mv`, and why not.
     pub fn switch_refusal(&self, mv: Move) -> Option<String> {
-        if self.mode == Mode::Chess {
+        if !self.sscc {
             return Some("this is a game of chess: nobody switches sides".to_string());
         }
         self.game
@@ -431,7 +414,7 @@ impl Session {
     /// The game up to the position on the board, as PGN.
     pub fn pgn(&self) -> String {
         let mut record = GameRecord::new(self.game.clone());
-        record.sscc = self.mode == Mode::Sscc;
+        record.set_variant(self.variant());
         record.tags = self.tags.clone();
         if !self.tags.iter().any(|(name, _)| name == "Event") {
             record.set_tag("Event", "Catena gui");
@@ -469,7 +452,7 @@ impl Session {
             .is_some_and(|tags| tags.iter().any(|(name, _)| name == "SSCC"));
         self.game = loaded.game;
         if switched || sscc_tag {
-            self.mode = Mode::Sscc;
+            self.sscc = true;
         }
         self.reset_game();
         self.verdict = loaded.verdict;
@@ -532,7 +515,7 @@ impl Session {
         let position = self.game.position();
         let test = ChainTest::new(position, self.game.rules());
         let run = self.game.run();
-        let run_allows = self.mode == Mode::Sscc && run.allows_switch();
+        let run_allows = self.sscc && run.allows_switch();
         position
             .legal_moves()
             .iter()
@@ -649,7 +632,7 @@ mod tests {
         assert!(session.play("zz", false).is_err());
         assert!(
             session
-                .new_game(Mode::Sscc, Rules::default(), Some("not a fen"))
+                .new_game(Variant::Sscc(Rules::default()), Some("not a fen"))
                 .is_err()
         );
         assert!(session.load("[Event \"x\"]\n\n1. e4 e4 *").is_err());

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 
 use serde_json::{Value, json};
 
-use super::app::{AnalysisSettings, EngineBook};
+use super::book::{AnalysisSettings, EngineBook};
 use super::session::{DrawnChain, Session};
 use catena_core::board::{Color, Position, san};
 use catena_core::game::Player;
@@ -112,7 +112,7 @@ pub fn state(session: &Session, analysis: &AnalysisSettings, book: &EngineBook) 
     });
     json!({
         "generation": session.generation(),
-        "mode": session.mode().name(),
+        "mode": session.variant().name(),
         "rules": {
             "switch_rule": game.rules().switch_rule.name(),
             "min_enclosed": game.rules().min_enclosed,

@@ -1,4 +1,4 @@
-//! Saving the game as PGN (spec section 6) and loading a PGN game or a FEN position.
+//! Saving the game as PGN (docs/rules.md, section 6) and loading a PGN game or a FEN position.
 
 use std::path::Path;
 

@@ -18,11 +18,12 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use crate::arena::{self, Clocks, Ending, Offence, TimeControl};
+use crate::cli::{Failure, FailureKind, RulesArgs};
 use crate::tools::chain::diagram;
 use catena_core::board::{Color, Move, Placement, Position, san};
 use catena_core::chain::{self, Chain};
 use catena_core::game::pgn::{GameRecord, GameResult};
-use catena_core::game::{GameError, GameState, Player, Rules, SwitchRule, closed_chain};
+use catena_core::game::{GameError, GameState, Player, Rules, closed_chain};
 
 use command::Command;
 pub use files::{HUMAN, Loaded, load_text};
@@ -48,12 +49,8 @@ pub struct PlayArgs {
     /// The most Catena searches a move, within the time control.
     #[arg(long, conflicts_with = "engine", value_parser = clap::value_parser!(i32).range(1..=100))]
     depth: Option<i32>,
-    /// What limits a run of switches.
-    #[arg(long, value_name = "R", default_value = "chain")]
-    rule: SwitchRule,
-    /// Smallest group of adjacent empty squares a chain must surround.
-    #[arg(long, value_name = "N", default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=16))]
-    min_enclosed: u32,
+    #[command(flatten)]
+    rules: RulesArgs,
 }
 
 /// The engine's think time when no time control is given.
@@ -68,12 +65,12 @@ fn parse_color(text: &str) -> Result<Color, String> {
 }
 
 /// Runs the command on stdin and stdout.
-pub fn run(args: &PlayArgs) -> Result<bool, String> {
-    let rules = Rules::new(args.rule, args.min_enclosed)?;
+pub fn run(args: &PlayArgs) -> Result<bool, Failure> {
+    let rules = args.rules.rules();
     let opponent: Box<dyn Opponent> = match &args.engine {
         Some(name) => {
-            let (path, list) = arena::engine_list(args.engines.as_deref())?;
-            let spec = arena::engine_named(&list, &path, name)?;
+            let (path, list) = arena::engine_list(args.engines.as_deref()).or_usage()?;
+            let spec = arena::engine_named(&list, &path, name).or_usage()?;
             Box::new(Process::new(spec, Variant::Sscc(rules)))
         }
         None => Box::new(InProcess::new(args.depth)),
@@ -86,7 +83,8 @@ pub fn run(args: &PlayArgs) -> Result<bool, String> {
     let mut session = Session::new(rules, human, opponent, control);
     session
         .run(&mut io::stdin().lock(), &mut io::stdout().lock())
-        .map_err(|error| format!("cannot talk to the terminal: {error}"))?;
+        .map_err(|error| format!("cannot talk to the terminal: {error}"))
+        .or_runtime()?;
     Ok(true)
 }
 

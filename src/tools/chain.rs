@@ -6,6 +6,8 @@ use std::path::PathBuf;
 
 use serde::Serialize;
 
+use crate::cli::{Failure, FailureKind, MinEnclosedArgs};
+
 use super::epd::{EpdLine, parse_suite};
 use super::progress::Progress;
 use catena_core::board::{Bitboard, Placement};
@@ -30,9 +32,8 @@ pub struct ChainArgs {
     /// The cell(s) the move put a piece on (two for castling: king and rook).
     #[arg(num_args = 1..=2, required_unless_present = "suite", conflicts_with = "suite")]
     cells: Vec<String>,
-    /// Smallest group of adjacent empty squares a chain must surround.
-    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=16))]
-    min_enclosed: u32,
+    #[command(flatten)]
+    enclosed: MinEnclosedArgs,
     /// One JSON object: chain, size, smallest, enclosed.
     #[arg(long, conflicts_with = "suite")]
     json: bool,
@@ -162,13 +163,15 @@ impl Report {
 }
 
 /// Runs the command; `Ok(false)` when a suite expectation failed.
-pub fn run(args: &ChainArgs) -> Result<bool, String> {
+pub fn run(args: &ChainArgs) -> Result<bool, Failure> {
     if let Some(path) = &args.suite {
-        return run_suite(path, args.min_enclosed);
+        return run_suite(path, args.enclosed.min_enclosed);
     }
-    let board = Board::read(args.board.as_deref().unwrap_or_default())?;
-    let moved = board.moved(args.cells.iter().map(String::as_str))?;
-    let found = chain::analyse(&board.grid, &moved, args.min_enclosed);
+    let board = Board::read(args.board.as_deref().unwrap_or_default()).or_usage()?;
+    let moved = board
+        .moved(args.cells.iter().map(String::as_str))
+        .or_usage()?;
+    let found = chain::analyse(&board.grid, &moved, args.enclosed.min_enclosed);
     let report = Report::of(&board, found.as_ref());
     if args.json {
         println!(
@@ -256,9 +259,10 @@ fn draw(
 }
 
 /// Checks a suite file; prints `<line> <0|1> <size>` a position and a summary.
-fn run_suite(path: &PathBuf, min_enclosed: u32) -> Result<bool, String> {
+fn run_suite(path: &PathBuf, min_enclosed: u32) -> Result<bool, Failure> {
     let text = std::fs::read_to_string(path)
-        .map_err(|error| format!("cannot read {}: {error}", path.display()))?;
+        .map_err(|error| format!("cannot read {}: {error}", path.display()))
+        .or_usage()?;
     let (mut positions, mut failures) = (0, 0);
     let lines = parse_suite(&text);
     let progress = Progress::new(lines.len() as u64, "positions");

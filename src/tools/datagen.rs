@@ -11,7 +11,7 @@
 //! `<fen> | <result> | <score> | <switches> <spent>`
 //!
 //! where the result (1, 0.5, 0) is that of the player controlling White at
-//! that moment (spec section 6: results go by player, and a switch hands
+//! that moment (docs/rules.md, section 3: results go by player, and a switch hands
 //! White to the other player), the score Catena's from White's view, and the
 //! last field the switch run of the side to move: switches made in a row
 //! before this move, and 1 when the run's limit allows no more.
@@ -29,9 +29,10 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
+use crate::cli::{Failure, FailureKind, RulesArgs};
 use crate::tools::progress::Progress;
 use catena_core::board::{Color, Position};
-use catena_core::game::{GameState, Rules, SwitchRule};
+use catena_core::game::{GameState, Rules};
 use catena_core::rng::SplitMix64;
 use catena_engine::movepick::is_tactical;
 use catena_engine::transposition::TranspositionTable;
@@ -52,9 +53,8 @@ pub struct DatagenArgs {
     /// Random plies before Catena plays.
     #[arg(long, default_value_t = 8)]
     random_plies: u32,
-    /// The switch rule.
-    #[arg(long, default_value = "chain")]
-    rule: SwitchRule,
+    #[command(flatten)]
+    rules: RulesArgs,
     /// Plies after which a game is given up as a draw.
     #[arg(long, default_value_t = 300)]
     max_plies: usize,
@@ -63,13 +63,16 @@ pub struct DatagenArgs {
 /// Games played between two writes to the file.
 const CHUNK: u64 = 64;
 
-pub fn run(args: &DatagenArgs) -> Result<bool, String> {
-    let rules = Rules::new(args.rule, 2)?;
+/// Runs the command: a file that cannot be opened is bad input, a write
+/// that fails a failure at run time.
+pub fn run(args: &DatagenArgs) -> Result<bool, Failure> {
+    let rules = args.rules.rules();
     let file = File::options()
         .create(true)
         .append(true)
         .open(&args.out)
-        .map_err(|error| format!("cannot open {}: {error}", args.out.display()))?;
+        .map_err(|error| format!("cannot open {}: {error}", args.out.display()))
+        .or_usage()?;
     let mut out = BufWriter::new(file);
     let start = Instant::now();
     let progress = Progress::new(args.games, "games");
@@ -84,11 +87,15 @@ pub fn run(args: &DatagenArgs) -> Result<bool, String> {
         for game in games {
             lines += game.len();
             for line in game {
-                writeln!(out, "{line}").map_err(|error| error.to_string())?;
+                writeln!(out, "{line}")
+                    .map_err(|error| error.to_string())
+                    .or_runtime()?;
             }
             progress.advance(format!("{lines} positions"));
         }
-        out.flush().map_err(|error| error.to_string())?;
+        out.flush()
+            .map_err(|error| error.to_string())
+            .or_runtime()?;
         first = last;
     }
     drop(progress);

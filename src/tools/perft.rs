@@ -5,8 +5,10 @@ use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use catena_core::board::Position;
-use catena_core::game::{Rules, SwitchRule, SwitchRun};
+use catena_core::game::{Rules, SwitchRun, Variant};
 use catena_core::perft::{MAX_DEPTH, Tree, divide, summary_line};
+
+use crate::cli::{Failure, FailureKind, RulesArgs, VariantArgs};
 
 use super::epd::{EpdLine, parse_suite};
 use super::progress::Progress;
@@ -14,8 +16,12 @@ use super::progress::Progress;
 #[derive(clap::Args, Debug)]
 #[command(
     about = "Count the leaves of the move tree",
-    long_about = "Count the leaves of the legal move tree (or with --sscc of the SSCC game tree) to DEPTH plies, \
-                  or check every count of an EPD suite (lines `<fen> ;D1 <n> ;D2 <n> …`, SSCC counts `;S1 <n> …`)."
+    long_about = "Count the leaves of the legal move tree (or with --variant sscc of the SSCC game tree) to DEPTH plies, \
+                  or check every count of an EPD suite (lines `<fen> ;D1 <n> ;D2 <n> …`, SSCC counts `;S1 <n> …`).",
+    // Chess unless told otherwise; the rules only with a variant named.
+    mut_arg("variant", |arg| arg.default_value("chess")),
+    mut_arg("rule", |arg| arg.requires("VariantArgs")),
+    mut_arg("min_enclosed", |arg| arg.requires("VariantArgs")),
 )]
 pub struct PerftArgs {
     /// Plies to count (1 to 15).
@@ -36,56 +42,57 @@ pub struct PerftArgs {
     /// Threads that share the root moves.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024))]
     threads: u16,
-    /// Count the SSCC game tree: a chain-forming move may be followed by a switch.
-    #[arg(long)]
-    sscc: bool,
-    /// With --sscc: what limits consecutive switches (chain, moves or unlimited).
-    #[arg(long, requires = "sscc", default_value = "chain")]
-    rule: SwitchRule,
-    /// With --sscc: the smallest group of empty squares a chain must surround (1 to 16).
-    #[arg(long, requires = "sscc", default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=16))]
-    min_enclosed: u32,
-    /// Play every move of the last ply instead of counting them in bulk.
+    /// Chess, or the SSCC game tree: a chain-forming move may be followed by a switch.
+    #[command(flatten)]
+    variant: VariantArgs,
+    #[command(flatten)]
+    rules: RulesArgs,
+    /// Play every move of the last ply instead of counting them in bulk (chess only).
     #[arg(long, conflicts_with = "sscc")]
     no_bulk: bool,
 }
 
 impl PerftArgs {
-    fn tree(&self, rules: Rules) -> Tree {
-        if self.sscc {
-            Tree::Sscc(rules)
-        } else {
-            Tree::Chess {
-                bulk: !self.no_bulk,
-            }
-        }
+    fn sscc(&self) -> bool {
+        self.variant.variant(self.rules.rules()).is_sscc()
     }
 
-    fn rules(&self) -> Result<Rules, String> {
-        Rules::new(self.rule, self.min_enclosed)
+    fn tree(&self, rules: Rules) -> Tree {
+        match self.variant.variant(rules) {
+            Variant::Sscc(rules) => Tree::Sscc(rules),
+            Variant::Chess => Tree::Chess {
+                bulk: !self.no_bulk,
+            },
+        }
     }
 }
 
 /// Runs `catena perft`; `Ok(false)` means a suite had mismatches.
-pub fn run(args: &PerftArgs) -> Result<bool, String> {
+pub fn run(args: &PerftArgs) -> Result<bool, Failure> {
+    if args.no_bulk && args.sscc() {
+        return Err(Failure::Usage(
+            "--no-bulk counts the chess tree only, not SSCC's".to_string(),
+        ));
+    }
     match (&args.suite, args.depth) {
         (Some(file), _) => run_suite(file, args),
         (None, Some(depth)) => {
             let position = match &args.fen {
-                Some(fen) => {
-                    Position::from_fen(fen).map_err(|error| format!("bad FEN: {error}"))?
-                }
+                Some(fen) => Position::from_fen(fen)
+                    .map_err(|error| format!("bad FEN: {error}"))
+                    .or_usage()?,
                 None => Position::startpos(),
             };
             let start = Instant::now();
             let counts = divide(
-                &args.tree(args.rules()?),
+                &args.tree(args.rules.rules()),
                 &position,
                 SwitchRun::default(),
                 depth,
                 args.threads.into(),
                 &AtomicBool::new(false),
-            )?;
+            )
+            .or_runtime()?;
             let elapsed = start.elapsed();
             if args.divide {
                 for count in &counts {
@@ -97,22 +104,26 @@ pub fn run(args: &PerftArgs) -> Result<bool, String> {
             println!("{}", summary_line(nodes, elapsed));
             Ok(true)
         }
-        (None, None) => Err("give a DEPTH or --suite FILE".to_string()),
+        (None, None) => Err(Failure::Usage("give a DEPTH or --suite FILE".to_string())),
     }
 }
 
-/// Checks the `D<n>` counts of a suite, or with `--sscc` its `S<n>` counts. A
+/// Checks the `D<n>` counts of a suite, or in SSCC its `S<n>` counts. A
 /// line may set its own rules with `;rule <name>` and `;min-enclosed <n>`.
 /// A bad line is reported and the others are still checked; a suite that
-/// checks no count at all fails, since it proves nothing.
-fn run_suite(file: &PathBuf, args: &PerftArgs) -> Result<bool, String> {
+/// checks no count at all is bad input, since it proves nothing.
+fn run_suite(file: &PathBuf, args: &PerftArgs) -> Result<bool, Failure> {
     let text = std::fs::read_to_string(file)
-        .map_err(|error| format!("cannot read {}: {error}", file.display()))?;
+        .map_err(|error| format!("cannot read {}: {error}", file.display()))
+        .or_usage()?;
     let lines = parse_suite(&text);
     if lines.is_empty() {
-        return Err(format!("{} holds no positions", file.display()));
+        return Err(Failure::Usage(format!(
+            "{} holds no positions",
+            file.display()
+        )));
     }
-    let prefix = if args.sscc { 'S' } else { 'D' };
+    let prefix = if args.sscc() { 'S' } else { 'D' };
     let start = Instant::now();
     let mut tally = SuiteTally::default();
     let progress = Progress::new(lines.len() as u64, "positions");
@@ -141,12 +152,12 @@ fn run_suite(file: &PathBuf, args: &PerftArgs) -> Result<bool, String> {
         summary_line(tally.nodes, start.elapsed())
     );
     if tally.checked == 0 {
-        return Err(format!(
+        return Err(Failure::Usage(format!(
             "{} has no {prefix}<depth> counts{}: the suite checks nothing",
             file.display(),
             args.max_depth
                 .map_or(String::new(), |depth| format!(" up to depth {depth}"))
-        ));
+        )));
     }
     Ok(tally.mismatches == 0 && tally.bad_lines == 0)
 }
@@ -171,13 +182,13 @@ fn check_suite_line(
     let position = Position::from_fen(&line.fen).map_err(|error| format!("bad FEN: {error}"))?;
     let rule = match line.operand("rule") {
         Some(name) => name.parse()?,
-        None => args.rule,
+        None => args.rules.rule,
     };
     let min_enclosed = match line.operand("min-enclosed") {
         Some(number) => number
             .parse()
             .map_err(|_| format!("min-enclosed '{number}' is not a number"))?,
-        None => args.min_enclosed,
+        None => args.rules.enclosed.min_enclosed,
     };
     let tree = args.tree(Rules::new(rule, min_enclosed)?);
     let mut verdicts = Vec::new();

@@ -1,4 +1,4 @@
-//! `catena puzzles`: SSCC puzzles as spec section 8 defines them, each
+//! `catena puzzles`: SSCC puzzles as docs/rules.md, section 8 defines them, each
 //! proven by the solver when it is written, the same file for the same seed.
 //!
 //! Candidates come from seeded games off the balanced openings: half are
@@ -27,6 +27,8 @@ use catena_core::board::Position;
 use catena_core::game::{GameState, Rules, SwitchRule};
 use catena_core::rng::SplitMix64;
 
+use crate::cli::{Failure, FailureKind, RulesArgs};
+
 use catena_engine::solve::{Node, Problem, Solver};
 use catena_engine::transposition::TranspositionTable;
 
@@ -43,7 +45,7 @@ const GAME_PLIES: usize = 40;
 const FIRST_TRIED: usize = 6;
 
 #[derive(clap::Args, Debug)]
-#[command(about = "Write SSCC puzzles (spec section 8), each proven when written")]
+#[command(about = "Write SSCC puzzles (docs/rules.md, section 8), each proven when written")]
 pub struct PuzzlesArgs {
     /// Puzzles to write.
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=100_000))]
@@ -57,12 +59,8 @@ pub struct PuzzlesArgs {
     /// The smallest D kept (2 to 9): longer puzzles are rarer among the first of a game.
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(2..=9))]
     min_plies: u32,
-    /// What limits consecutive switches (chain, moves or unlimited).
-    #[arg(long, default_value = "chain")]
-    rule: SwitchRule,
-    /// The smallest group of empty squares a chain must surround (1 to 16).
-    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=16))]
-    min_enclosed: u32,
+    #[command(flatten)]
+    rules: RulesArgs,
     /// Solver nodes allowed per position tried; a position not settled within them is skipped.
     #[arg(long, default_value_t = 200_000)]
     nodes: u64,
@@ -115,7 +113,7 @@ pub fn puzzle_at(
     })
 }
 
-/// The EPD line of spec section 8.
+/// The EPD line of docs/rules.md, section 8.
 pub fn epd_line(puzzle: &Puzzle, rules: &Rules, id: &str) -> String {
     let actions: Vec<String> = puzzle.line.iter().map(|&a| a.to_string()).collect();
     format!(
@@ -248,23 +246,26 @@ fn candidate_game(seed: u64, game: u64, rules: Rules) -> Vec<Position> {
     positions
 }
 
-/// Runs the command.
-pub fn run(args: &PuzzlesArgs) -> Result<(), String> {
-    let rules = Rules::new(args.rule, args.min_enclosed)?;
+/// Runs the command: bad arguments and a file that cannot be created are
+/// bad input, a write that fails a failure at run time.
+pub fn run(args: &PuzzlesArgs) -> Result<(), Failure> {
+    let rules = args.rules.rules();
     if args.min_plies > args.plies {
-        return Err(format!(
+        return Err(Failure::Usage(format!(
             "--min-plies {} is above --plies {}",
             args.min_plies, args.plies
-        ));
+        )));
     }
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads.into())
         .build()
-        .map_err(|error| format!("cannot start {} threads: {error}", args.threads))?;
+        .map_err(|error| format!("cannot start {} threads: {error}", args.threads))
+        .or_runtime()?;
     let mut out: Box<dyn Write> = match &args.out {
         Some(path) => Box::new(
             File::create(path)
-                .map_err(|error| format!("cannot write {}: {error}", path.display()))?,
+                .map_err(|error| format!("cannot write {}: {error}", path.display()))
+                .or_usage()?,
         ),
         None => Box::new(std::io::stdout()),
     };
@@ -279,7 +280,8 @@ pub fn run(args: &PuzzlesArgs) -> Result<(), String> {
         args.nodes
     );
     out.write_all(header.as_bytes())
-        .map_err(|error| format!("cannot write the header: {error}"))?;
+        .map_err(|error| format!("cannot write the header: {error}"))
+        .or_runtime()?;
     let mut found = 0;
     let mut game = 0u64;
     // Games in batches, in parallel; kept in game order, so the file does not
@@ -309,7 +311,8 @@ pub fn run(args: &PuzzlesArgs) -> Result<(), String> {
             // Written as found, so that a long run stopped early keeps its puzzles.
             writeln!(out, "{}", epd_line(&puzzle, &rules, &id))
                 .and_then(|()| out.flush())
-                .map_err(|error| format!("cannot write a puzzle: {error}"))?;
+                .map_err(|error| format!("cannot write a puzzle: {error}"))
+                .or_runtime()?;
             log::info!("{found} puzzles after {} games", game + 1);
         }
         game += batch;

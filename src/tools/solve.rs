@@ -1,28 +1,22 @@
 //! `catena solve`: whether the player to move has a forced win within D
-//! plies (spec section 8), proved by the solver of `catena_engine::solve`.
+//! plies (docs/rules.md, section 8), proved by the solver of `catena_engine::solve`.
 
 use std::time::Instant;
 
 use serde::Serialize;
 
+use crate::cli::{Failure, FailureKind, RulesArgs, VariantArgs};
 use catena_core::board::Position;
-use catena_core::game::{Rules, SwitchRule};
 use catena_engine::solve::{Problem, solve};
 
 /// The largest bound `solve` accepts: far beyond what it can settle in a day.
 pub const MAX_PLIES: u32 = 32;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum SolveVariant {
-    Sscc,
-    Chess,
-}
-
 #[derive(clap::Args, Debug)]
 #[command(
     about = "Prove or refute a forced win within D plies for the player to move",
     long_about = "Prove or refute a forced win within D plies for the player to move \
-                  (spec section 8): a mate by the colour that player controls, whatever the \
+                  (docs/rules.md, section 8): a mate by the colour that player controls, whatever the \
                   opponent plays, its switches included; every (move, switch choice) is a ply. \
                   The last line reads `result win|none first <uci>[ switch] plies <d> nodes <n> \
                   time <ms>` (first 0000 when there is no win)."
@@ -33,15 +27,10 @@ pub struct SolveArgs {
     /// The bound on plies (1 to 32); the answer is the smallest bound with a win.
     #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=MAX_PLIES as i64))]
     plies: u32,
-    /// What limits consecutive switches (chain, moves or unlimited).
-    #[arg(long, default_value = "chain")]
-    rule: SwitchRule,
-    /// The smallest group of empty squares a chain must surround (1 to 16).
-    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=16))]
-    min_enclosed: u32,
-    /// `chess`: nobody switches.
-    #[arg(long, value_enum, default_value_t = SolveVariant::Sscc)]
-    variant: SolveVariant,
+    #[command(flatten)]
+    rules: RulesArgs,
+    #[command(flatten)]
+    variant: VariantArgs,
     /// One JSON object: result, first, line, plies, nodes, time.
     #[arg(long)]
     json: bool,
@@ -65,13 +54,14 @@ struct Report {
     time: u64,
 }
 
-/// Runs the command; an `Err` is bad input (exit status 2).
-pub fn run(args: &SolveArgs) -> Result<(), String> {
+/// Runs the command; its only failure is bad input.
+pub fn run(args: &SolveArgs) -> Result<(), Failure> {
     let fen = args.fen.as_deref().unwrap_or(Position::START_FEN);
-    let position = Position::from_fen(fen).map_err(|error| format!("bad FEN: {error}"))?;
-    let rules = Rules::new(args.rule, args.min_enclosed)?;
+    let position = Position::from_fen(fen)
+        .map_err(|error| format!("bad FEN: {error}"))
+        .or_usage()?;
     let problem = Problem {
-        rules: (args.variant == SolveVariant::Sscc).then_some(rules),
+        rules: args.variant.variant(args.rules.rules()).rules(),
         attacker_switches: true,
     };
     let started = Instant::now();

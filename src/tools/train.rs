@@ -22,6 +22,7 @@
 //! Training runs in floating point; the file written holds the weights
 //! rounded to the engine's fixed point.
 
+use crate::cli::{Failure, FailureKind};
 use crate::tools::progress::Progress;
 use catena_core::rng::SplitMix64;
 use std::fs;
@@ -341,36 +342,44 @@ fn load(paths: &[PathBuf], result_weight: f32, mirror: bool) -> Result<Vec<Sampl
     Ok(samples)
 }
 
-pub fn run(args: &TrainArgs) -> Result<bool, String> {
+/// Runs the command: the arguments and the files they name are read and
+/// checked first (bad input), then the network is fitted and written.
+pub fn run(args: &TrainArgs) -> Result<bool, Failure> {
     if !(0.0..=1.0).contains(&args.result_weight) {
-        return Err("--result-weight must lie between 0 and 1".into());
+        return Err(Failure::Usage(
+            "--result-weight must lie between 0 and 1".into(),
+        ));
     }
     if args.batch == 0 || args.epochs == 0 {
-        return Err("--batch and --epochs must be positive".into());
+        return Err(Failure::Usage(
+            "--batch and --epochs must be positive".into(),
+        ));
     }
     // Read before the data, so that a bad file is reported at once.
     let initial_network = match &args.init {
         Some(path) => {
             let bytes = fs::read(path)
-                .map_err(|error| format!("cannot read {}: {error}", path.display()))?;
+                .map_err(|error| format!("cannot read {}: {error}", path.display()))
+                .or_usage()?;
             let network = Network::from_bytes(&bytes)
-                .map_err(|error| format!("{}: {error}", path.display()))?;
+                .map_err(|error| format!("{}: {error}", path.display()))
+                .or_usage()?;
             Some((path, network))
         }
         None => None,
     };
     let started = Instant::now();
-    let mut samples = load(&args.data, args.result_weight, args.mirror)?;
+    let mut samples = load(&args.data, args.result_weight, args.mirror).or_usage()?;
     let held_out = match &args.held_out {
-        Some(path) => load(std::slice::from_ref(path), args.result_weight, false)?,
+        Some(path) => load(std::slice::from_ref(path), args.result_weight, false).or_usage()?,
         None => samples.split_off(samples.len() - samples.len() / 20),
     };
     if samples.is_empty() || held_out.is_empty() {
-        return Err(format!(
+        return Err(Failure::Usage(format!(
             "{} training and {} held-out positions: too few",
             samples.len(),
             held_out.len()
-        ));
+        )));
     }
     eprintln!(
         "{} training and {} held-out positions, read in {:.1} s",
@@ -459,7 +468,8 @@ pub fn run(args: &TrainArgs) -> Result<bool, String> {
         rounding / held_out.len() as f64
     );
     fs::write(&args.out, network.to_bytes())
-        .map_err(|error| format!("cannot write {}: {error}", args.out.display()))?;
+        .map_err(|error| format!("cannot write {}: {error}", args.out.display()))
+        .or_runtime()?;
     eprintln!(
         "held-out error {error:.6} at its lowest (epoch {epoch}); network written to {}",
         args.out.display()

@@ -2,7 +2,7 @@
 //! configurations and against faulty engines (`tests/fake_engines/faulty.sh`),
 //! every PGN replayed here independently of the arbiter: each move must be
 //! one legal move's SAN, each `{switch}` must follow a move that closes a
-//! chain by the brute-force oracle of `tests/common/oracle.rs` and stay within
+//! chain by the brute-force oracle of `tests/it/common/oracle.rs` and stay within
 //! the run's limit, game ends and results must be right, and the table's
 //! scores must add up from the records.
 
@@ -293,7 +293,7 @@ fn replay(tags: HashMap<String, String>, movetext: &str) -> Replayed {
     }
 }
 
-/// How the board ends the game (spec section 1), written here from the rules.
+/// How the board ends the game (docs/rules.md, section 1), written here from the rules.
 fn board_ending(position: &Position, occurrences: u32) -> Option<&'static str> {
     if position.legal_moves().is_empty() {
         return Some(if position.in_check() {

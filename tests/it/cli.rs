@@ -67,8 +67,9 @@ fn a_suite_with_a_wrong_count_fails() {
     assert!(output.status.success(), "{}", stdout(&output));
     assert!(stdout(&output).contains("3 counts, 0 mismatches"));
 
+    // A mismatch is a failure at run time: status 1, not bad input's 2.
     let output = catena(&["perft", "--suite", bad.to_str().unwrap()]);
-    assert!(!output.status.success());
+    assert_eq!(output.status.code(), Some(1));
     assert!(stdout(&output).contains("D2 MISMATCH expected 67 counted 66"));
 }
 
@@ -106,7 +107,7 @@ fn a_suite_reports_bad_lines_and_goes_on_and_an_empty_one_fails() {
         &["perft", "--suite", "perft/chess.epd", "--sscc"],
     ] {
         let output = catena(args);
-        assert!(!output.status.success(), "{args:?} passed");
+        assert_eq!(output.status.code(), Some(2), "{args:?} passed");
         assert!(
             stderr(&output).contains("the suite checks nothing"),
             "{}",
@@ -116,7 +117,7 @@ fn a_suite_reports_bad_lines_and_goes_on_and_an_empty_one_fails() {
 }
 
 #[test]
-fn bad_input_gives_one_line_on_stderr_and_a_failing_exit() {
+fn bad_input_gives_one_line_on_stderr_and_status_2() {
     for args in [
         &["perft"][..],
         &["perft", "0"],
@@ -154,7 +155,7 @@ fn bad_input_gives_one_line_on_stderr_and_a_failing_exit() {
     ] {
         let output = catena(args);
         let message = stderr(&output);
-        assert!(!output.status.success(), "{args:?} succeeded");
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {message}");
         assert_eq!(
             message.lines().count(),
             1,
@@ -446,4 +447,120 @@ fn datagen_writes_the_same_sscc_positions_on_every_run() {
     ]);
     assert!(output.status.success(), "{}", stderr(&output));
     Network::from_bytes(&std::fs::read(out).unwrap()).unwrap();
+}
+
+/// Bad input to every command: one line on stderr naming what is wrong,
+/// nothing on stdout, exit status 2, as clap gives for its own errors.
+#[test]
+fn every_command_refuses_bad_input_with_status_2() {
+    let dir = ScratchDir::new("cli-status-2");
+    let missing = dir.join("missing.txt");
+    let missing = missing.to_str().unwrap();
+    let no_dir = dir.join("no-such-dir/out.txt");
+    let no_dir = no_dir.to_str().unwrap();
+    let data = dir.join("data.txt");
+    std::fs::write(&data, "not a fen | 1 | 0\n").unwrap();
+    let data = data.to_str().unwrap();
+    // A port taken by this test, which `catena gui` cannot serve on.
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = taken.local_addr().unwrap().port().to_string();
+    for (args, expected) in [
+        (&["perft", "3", "--fen", "8/8/8/8 w - - 0 1"][..], "bad FEN"),
+        (&["perft", "--suite", missing], "cannot read"),
+        (&["perft", "3", "--rule", "moves"], "--variant"),
+        (
+            &["perft", "3", "--variant", "sscc", "--no-bulk"],
+            "--no-bulk",
+        ),
+        (
+            &["perft", "3", "--sscc", "--variant", "chess"],
+            "cannot be used",
+        ),
+        (
+            &["chain", Position::START_FEN, "z9"],
+            "z9 is off the 8x8 board",
+        ),
+        (&["chain", "5x5 xxxxx/x...x", "c3"], "bad grid"),
+        (&["chain", "--suite", missing], "cannot read"),
+        (
+            &[
+                "chain",
+                "5x5 xxxxx/x...x/x.x.x/x...x/xxxxx",
+                "c3",
+                "--min-enclosed",
+                "17",
+            ],
+            "17",
+        ),
+        (&["match", "Catena", "Nope"], "no engine 'Nope'"),
+        (
+            &["match", "--engines", missing],
+            "cannot read the engine list",
+        ),
+        (&["match", "--variant", "shogi"], "shogi"),
+        (&["match", "--pgn", no_dir], "cannot open"),
+        (&["play", "--engine", "Nope"], "no engine 'Nope'"),
+        (
+            &["play", "--engine", "Catena", "--engines", missing],
+            "cannot read the engine list",
+        ),
+        (
+            &["gui", "--engines", missing],
+            "cannot read the engine list",
+        ),
+        (&["gui", "--port", &port], "cannot serve on"),
+        (&["gui", "--port", "65536"], "65536"),
+        (&["train", missing, "--out", no_dir], "cannot read"),
+        (&["train", data, "--out", no_dir], "data.txt:1:"),
+        (&["datagen", no_dir, "--games", "1"], "cannot open"),
+        (
+            &["datagen", missing, "--rule", "sometimes"],
+            "not a switch rule",
+        ),
+        (&["solve", "not a fen"], "bad FEN"),
+        (&["solve", "--variant", "chess", "--sscc"], "cannot be used"),
+        (
+            &["puzzles", "--plies", "3", "--min-plies", "4"],
+            "--min-plies 4 is above --plies 3",
+        ),
+        (&["puzzles", "--out", no_dir], "cannot write"),
+        (&["bench", "0"], "0"),
+        (&["bench", "sscc", "--depth", "0"], "0"),
+    ] {
+        let output = Command::new(env!("CARGO_BIN_EXE_catena"))
+            .args(args)
+            .stdin(std::process::Stdio::null())
+            .output()
+            .expect("the binary runs");
+        let message = stderr(&output);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {message}");
+        assert_eq!(message.lines().count(), 1, "{args:?}: {message:?}");
+        assert!(message.starts_with("error: "), "{args:?}: {message:?}");
+        assert!(message.contains(expected), "{args:?}: {message:?}");
+        assert!(stdout(&output).is_empty(), "{args:?} printed to stdout");
+    }
+    drop(taken);
+}
+
+/// `--sscc` is `--variant sscc` wherever a command takes a variant, and the
+/// defaults stay: perft counts chess, solve plays SSCC.
+#[test]
+fn sscc_is_short_for_variant_sscc() {
+    let fen = "7k/8/8/8/8/8/8/K7 w - - 0 1";
+    for args in [
+        &["perft", "2", "--fen", fen, "--sscc"][..],
+        &["perft", "2", "--fen", fen, "--variant", "sscc"],
+        &["solve", fen, "--plies", "1", "--sscc"],
+        &["solve", fen, "--plies", "1", "--variant", "chess"],
+    ] {
+        let output = catena(args);
+        assert!(output.status.success(), "{args:?}: {}", stderr(&output));
+    }
+    let help = stdout(&catena(&["perft", "--help"]));
+    assert!(help.contains("[default: chess]"), "{help}");
+    let help = stdout(&catena(&["solve", "--help"]));
+    assert!(
+        help.contains("[default: sscc]") && help.contains("1 to 16"),
+        "{help}"
+    );
 }

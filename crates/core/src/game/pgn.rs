@@ -20,7 +20,7 @@ use crate::game::Action;
 use std::fmt;
 use std::str::FromStr;
 
-use super::{GameState, Outcome, Player, Rules, SwitchRule};
+use super::{GameState, Outcome, Player, Rules, SwitchRule, Variant};
 use crate::board::{Color, Position, san};
 
 /// The result of a game by colour, as PGN writes it.
@@ -104,8 +104,9 @@ pub struct GameRecord {
     /// manner of Cute Chess (`{Black loses on time}`).
     pub comment: Option<String>,
     /// Whether this is an SSCC game, whose tags `SSCC`, `WhiteAtEnd` and
-    /// `BlackAtEnd` are written; false for a plain chess game.
-    pub sscc: bool,
+    /// `BlackAtEnd` are written; false for a plain chess game. Private, so
+    /// that the rules are only ever the game's: see [`GameRecord::variant`].
+    sscc: bool,
 }
 
 /// The seven standard tags, in the order PGN requires, with the values of an unknown.
@@ -138,6 +139,28 @@ impl GameRecord {
             comment: None,
             sscc: true,
         }
+    }
+
+    /// The game recorded: SSCC under the game's own rules, or chess.
+    pub fn variant(&self) -> Variant {
+        if self.sscc {
+            Variant::Sscc(*self.game.rules())
+        } else {
+            Variant::Chess
+        }
+    }
+
+    /// Records the game as `variant`: chess writes no SSCC tags. An SSCC
+    /// game keeps the rules it was played under, which `variant` must name.
+    pub fn set_variant(&mut self, variant: Variant) {
+        debug_assert!(
+            variant
+                .rules()
+                .is_none_or(|rules| rules == *self.game.rules()),
+            "{variant:?} recorded of a game played under {}",
+            self.game.rules()
+        );
+        self.sscc = variant.is_sscc();
     }
 
     pub fn tag(&self, name: &str) -> Option<&str> {
@@ -623,7 +646,7 @@ mod tests {
         let mut game = GameState::from_fen(fen, Rules::default()).unwrap();
         game.apply_uci_moves(&["e8d7", "e2e4"]).unwrap();
         let mut record = GameRecord::new(game);
-        record.sscc = false;
+        record.set_variant(Variant::Chess);
         let text = write(&record);
         assert!(text.contains("[SetUp \"1\"]\n[FEN \"4k3/8/8/8/8/8/4P3/4K3 b - - 3 40\"]\n"));
         assert!(!text.contains("SSCC") && !text.contains("AtEnd"));
@@ -667,7 +690,7 @@ mod tests {
         );
         assert_eq!(games[0].result, GameResult::WhiteWins);
         assert_eq!(games[0].comment.as_deref(), Some("White mates"));
-        assert!(!games[0].sscc);
+        assert_eq!(games[0].variant(), Variant::Chess);
         assert_eq!(games[1].game.uci_moves(), "d2d4 d7d5");
         assert_eq!(games[1].tag("Event"), Some("second"));
         // Values may be empty, or hold brackets and escaped quotes.
@@ -715,10 +738,15 @@ mod tests {
     #[test]
     fn a_record_is_sscc_by_its_tag_or_its_switches() {
         let switched = read("1. c3 e5 2. d3 {switch} *").unwrap();
-        assert!(switched.sscc);
+        assert!(switched.variant().is_sscc());
         // A switch after the last move is no closing comment.
         assert_eq!(switched.comment, None);
-        assert!(read("[SSCC \"SwitchRule=chain\"]\n\n1. e4 *").unwrap().sscc);
-        assert!(!read("1. e4 *").unwrap().sscc);
+        assert!(
+            read("[SSCC \"SwitchRule=chain\"]\n\n1. e4 *")
+                .unwrap()
+                .variant()
+                .is_sscc()
+        );
+        assert_eq!(read("1. e4 *").unwrap().variant(), Variant::Chess);
     }
 }
