@@ -1,0 +1,322 @@
+#!/usr/bin/env python3
+"""Catena's work spread over a Ray cluster: SSCC SPRTs played a pair of
+games per task, as fishtest and OpenBench spread chess tests (issue 53,
+point 4). Ray (`pip install ray`) is the scheduler; this file only says
+what each task runs and how the results add up.
+
+    python3 cluster/driver.py sprt A B --openings FILE [--engines FILE]
+        [--each KEY=VALUE ...] [--tc TC] [--variant sscc|chess]
+        [--sprt elo0=0 elo1=10 [alpha=0.05 beta=0.05]] [--pairs N]
+        [--state FILE] [--address ADDRESS] [--workers N] [--catena PATH]
+
+Each task plays the pair of games of one opening (`catena match A B
+--openings FILE --openings-start I --games 2`, the opening once with either
+colour) and returns the first engine's points in each game, read from the
+PGN (the player holding the winning colour at the end, `WhiteAtEnd` and
+`BlackAtEnd` in SSCC). The driver adds the pairs into pentanomial counts
+and tests them with the generalised SPRT on logistic Elo over pairs, the
+test `catena match --sprt` runs (docs/match.md): it stops at the first
+crossing of a bound, cancelling the tasks still running, as a match stops
+starting games. Openings are taken in file order from `--start`, wrapping
+round at the end.
+
+`--state FILE` keeps every finished pair (a JSON line each): a rerun with
+the same file skips those openings and goes on, so an interrupted run
+loses nothing. A task whose process fails (an engine that cannot start, a
+worker that dies) is retried by Ray (`--retries`, default 3).
+
+Without `--address` the driver starts a local Ray with `--workers` CPUs
+(`ray.init`); `--address auto` joins a cluster started with `ray start
+--head` on this machine, and `--address HOST:PORT` any other
+(docs/cluster.md says how to run one). Prints the pentanomial counts, the
+Elo and the LLR after every pair on stderr, and one line of JSON with the
+result on stdout.
+"""
+
+import argparse
+import json
+import math
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+REPOSITORY = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+class Failure(Exception):
+    """Why the run cannot go on, and its exit status: 2 for bad input, 1 at run time."""
+
+    def __init__(self, message, status=2):
+        super().__init__(message)
+        self.status = status
+
+
+# ---------------------------------------------------------------------------
+# The statistics, as src/arena/stats.rs computes them.
+
+def score_of_elo(elo):
+    return 1 / (1 + 10 ** (-elo / 400))
+
+
+def elo_of_score(score):
+    return -400 * math.log10(1 / score - 1) if 0 < score < 1 else math.nan
+
+
+class Pentanomial:
+    """Pairs counted by the first engine's points over the pair: 0, ½, 1, 1½, 2."""
+
+    def __init__(self, counts=None):
+        self.counts = list(counts or [0, 0, 0, 0, 0])
+
+    def add(self, first, second):
+        self.counts[round(2 * (first + second))] += 1
+
+    def pairs(self):
+        return sum(self.counts)
+
+    def score_and_variance(self):
+        pairs = self.pairs()
+        if pairs == 0:
+            return None
+        shares = [index / 4 for index in range(5)]
+        score = sum(share * count for share, count in zip(shares, self.counts)) / pairs
+        variance = sum(count * (share - score) ** 2 for share, count in zip(shares, self.counts)) / pairs
+        return score, variance
+
+    def elo(self):
+        found = self.score_and_variance()
+        return elo_of_score(found[0]) if found else math.nan
+
+
+class Sprt:
+    def __init__(self, elo0, elo1, alpha=0.05, beta=0.05):
+        if not elo0 < elo1 or not (0 < alpha < 0.5 and 0 < beta < 0.5):
+            raise ValueError("--sprt needs elo0 < elo1, and alpha and beta between 0 and 0.5")
+        self.elo0, self.elo1, self.alpha, self.beta = elo0, elo1, alpha, beta
+
+    def bounds(self):
+        return math.log(self.beta / (1 - self.alpha)), math.log((1 - self.beta) / self.alpha)
+
+    def llr(self, pairs):
+        found = pairs.score_and_variance()
+        if not found or found[1] == 0:
+            return 0.0
+        score, variance = found
+        s0, s1 = score_of_elo(self.elo0), score_of_elo(self.elo1)
+        return pairs.pairs() * (s1 - s0) * (2 * score - s0 - s1) / (2 * variance)
+
+    def verdict(self, pairs):
+        llr = self.llr(pairs)
+        lower, upper = self.bounds()
+        return "H1" if llr >= upper else "H0" if llr <= lower else None
+
+
+def parse_sprt(words):
+    fields = {"alpha": 0.05, "beta": 0.05}
+    for word in words:
+        key, _, value = word.partition("=")
+        if key not in ("elo0", "elo1", "alpha", "beta") or not value:
+            raise ValueError(f"--sprt: '{word}' is not elo0=, elo1=, alpha= or beta=")
+        fields[key] = float(value)
+    if "elo0" not in fields or "elo1" not in fields:
+        raise ValueError("--sprt needs elo0=A and elo1=B")
+    return Sprt(fields["elo0"], fields["elo1"], fields["alpha"], fields["beta"])
+
+
+# ---------------------------------------------------------------------------
+# One task: the pair of games of one opening.
+
+class Transient(RuntimeError):
+    """A pair that failed at run time (an engine crashed, a worker died):
+    worth another try, where bad input (status 2) is not."""
+
+def game_points(pgn, engine):
+    """The first engine's points in each game of a PGN, in round order."""
+    points = []
+    for record in re.split(r"\n(?=\[Event )", pgn):
+        tags = dict(re.findall(r'^\[(\w+) "([^"]*)"\]', record, re.M))
+        if "Round" not in tags:
+            continue
+        result = tags.get("Result")
+        if result == "1/2-1/2":
+            points.append(0.5)
+        elif result in ("1-0", "0-1"):
+            colour = "White" if result == "1-0" else "Black"
+            winner = tags.get(colour + "AtEnd", tags.get(colour))
+            points.append(1.0 if winner == engine else 0.0)
+        else:
+            raise RuntimeError(f"a game without a result ({result})")
+    return points
+
+
+def play_pair(catena, match_args, first, opening):
+    """Runs `catena match` on one opening, both colours; the first engine's points."""
+    with tempfile.TemporaryDirectory() as scratch:
+        pgn = os.path.join(scratch, "pair.pgn")
+        command = [catena, "match", *match_args, "--openings-start", str(opening),
+                   "--games", "2", "--pgn", pgn, "--pgn-overwrite", "--output", "fastchess"]
+        done = subprocess.run(command, capture_output=True, text=True, cwd=REPOSITORY)
+        if done.returncode != 0:
+            failed = Transient if done.returncode != 2 else RuntimeError
+            raise failed(f"catena match exited {done.returncode}: {done.stderr.strip()[-500:]}")
+        with open(pgn) as file:
+            points = game_points(file.read(), first)
+    if len(points) != 2:
+        raise RuntimeError(f"opening {opening}: {len(points)} games instead of 2")
+    return {"opening": opening, "points": points}
+
+
+# ---------------------------------------------------------------------------
+# The run.
+
+def count_openings(path):
+    with open(path) as file:
+        return sum(1 for line in file if line.strip() and not line.lstrip().startswith("#"))
+
+
+def read_state(path):
+    done = {}
+    if path and os.path.exists(path):
+        with open(path) as file:
+            for number, line in enumerate(file, 1):
+                if line.strip():
+                    try:
+                        record = json.loads(line)
+                        done[record["opening"]] = record["points"]
+                    except (ValueError, KeyError):
+                        raise Failure(f"{path}:{number}: not a pair record; remove the line or the file")
+    return done
+
+
+def reachable(address, seconds=5):
+    """Whether something answers at HOST:PORT (Ray itself waits minutes)."""
+    import socket
+
+    host, _, port = address.rpartition(":")
+    try:
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=seconds):
+            return True
+    except (OSError, ValueError):
+        return False
+
+
+def connect(address, workers):
+    if address and address != "auto" and not reachable(address):
+        raise Failure(f"cannot reach the Ray cluster at '{address}': nothing answers there")
+    import ray
+
+    try:
+        if address:
+            ray.init(address=address, log_to_driver=False)
+        else:
+            ray.init(num_cpus=workers, log_to_driver=False, include_dashboard=False)
+    except (ConnectionError, RuntimeError, ValueError) as error:
+        raise Failure(f"cannot reach the Ray cluster at '{address}': {error}") from None
+    return ray
+
+
+def run_sprt(args):
+    try:
+        sprt = parse_sprt(args.sprt) if args.sprt else None
+    except ValueError as error:
+        raise Failure(str(error)) from None
+    if not os.path.isfile(args.catena):
+        raise Failure(f"no catena binary at {args.catena} (cargo build --release, or --catena PATH)")
+    try:
+        openings = count_openings(args.openings)
+    except OSError as error:
+        raise Failure(f"cannot read the openings {args.openings}: {error}") from None
+    if openings == 0:
+        raise Failure(f"{args.openings} has no opening")
+    if args.pairs is None and sprt is None:
+        raise Failure("give --pairs N, or --sprt to stop on its own")
+    match_args = [args.first, args.second, "--openings", os.path.abspath(args.openings),
+                  "--tc", args.tc, "--variant", args.variant]
+    if args.engines:
+        match_args += ["--engines", os.path.abspath(args.engines)]
+    for word in args.each:
+        match_args += ["--each", word]
+
+    done = read_state(args.state)
+    pairs = Pentanomial()
+    for points in done.values():
+        pairs.add(*points)
+    wanted = args.pairs if args.pairs is not None else 500_000
+    schedule = [(args.start - 1 + k) % openings + 1 for k in range(wanted)]
+    todo = [opening for opening in schedule if opening not in done]
+
+    ray = connect(args.address, args.workers)
+    task = ray.remote(max_retries=args.retries, retry_exceptions=[Transient])(play_pair)
+    slots = max(1, int(ray.cluster_resources().get("CPU", args.workers)))
+    running = {}
+    verdict = sprt.verdict(pairs) if sprt else None
+    state = open(args.state, "a") if args.state else None
+    try:
+        while verdict is None and (todo or running):
+            while todo and len(running) < slots:
+                opening = todo.pop(0)
+                running[task.remote(args.catena, match_args, args.first, opening)] = opening
+            finished, _ = ray.wait(list(running), num_returns=1)
+            for reference in finished:
+                del running[reference]
+                try:
+                    record = ray.get(reference)
+                except Exception as error:  # bad input, or a failure after its retries
+                    bad_input = "catena match exited 2" in str(error)
+                    raise Failure(f"a pair failed: {str(error).splitlines()[-1]}", 2 if bad_input else 1) from None
+                pairs.add(*record["points"])
+                if state:
+                    state.write(json.dumps(record) + "\n")
+                    state.flush()
+                verdict = sprt.verdict(pairs) if sprt else None
+                llr = f" llr {sprt.llr(pairs):.2f} {sprt.bounds()[0]:.2f}..{sprt.bounds()[1]:.2f}" if sprt else ""
+                print(f"pair {pairs.pairs()} opening {record['opening']}: Ptnml(0-2) {pairs.counts}, "
+                      f"Elo {pairs.elo():+.1f}{llr}", file=sys.stderr)
+        for reference in running:
+            ray.cancel(reference, force=True)
+    finally:
+        if state:
+            state.close()
+        ray.shutdown()
+    result = {"pairs": pairs.pairs(), "pentanomial": pairs.counts, "elo": pairs.elo()}
+    if sprt:
+        result.update(llr=sprt.llr(pairs), verdict=verdict or "none")
+    print(json.dumps(result))
+    return 0
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description="Catena's work on a Ray cluster.")
+    commands = parser.add_subparsers(dest="command", required=True)
+    sprt = commands.add_parser("sprt", help="an SPRT played a pair of games per task")
+    sprt.add_argument("first")
+    sprt.add_argument("second")
+    sprt.add_argument("--openings", required=True)
+    sprt.add_argument("--start", type=int, default=1, help="the first opening (1 is the file's first)")
+    sprt.add_argument("--pairs", type=int, help="pairs to play at most (default: until the SPRT decides)")
+    sprt.add_argument("--engines", help="the engine list (default: the repository's engines.json)")
+    sprt.add_argument("--each", action="append", default=[], metavar="KEY=VALUE",
+                      help="as catena match --each, e.g. nodes=2000")
+    sprt.add_argument("--tc", default="10+0.1")
+    sprt.add_argument("--variant", default="sscc", choices=["sscc", "chess"])
+    sprt.add_argument("--sprt", nargs="+", metavar="KEY=VALUE")
+    sprt.add_argument("--state", help="a file of finished pairs, for resuming")
+    sprt.add_argument("--address", help="a Ray cluster: auto, or HOST:PORT (default: a local one)")
+    sprt.add_argument("--workers", type=int, default=os.cpu_count() or 1,
+                      help="CPUs of the local Ray (without --address)")
+    sprt.add_argument("--retries", type=int, default=3)
+    sprt.add_argument("--catena", default=os.path.join(REPOSITORY, "target", "release", "catena"))
+    args = parser.parse_args(argv)
+    if args.start < 1:
+        parser.error("--start counts from 1")
+    try:
+        return run_sprt(args)
+    except Failure as failure:
+        print(f"error: {failure}", file=sys.stderr)
+        return failure.status
+
+
+if __name__ == "__main__":
+    sys.exit(main())
