@@ -6,6 +6,7 @@ use catena::arena::{self, MatchArgs};
 use catena::cli::{Failure, FailureKind};
 use catena::gui::{self, GuiArgs};
 use catena::play::{self, PlayArgs};
+use catena::tools::book::{self, BookArgs};
 use catena::tools::chain::{self, ChainArgs};
 use catena::tools::datagen::{self, DatagenArgs};
 use catena::tools::perft::{self, PerftArgs};
@@ -39,6 +40,7 @@ enum Command {
     Datagen(DatagenArgs),
     Solve(SolveArgs),
     Puzzles(PuzzlesArgs),
+    Book(BookArgs),
     /// Search the built-in positions to a fixed depth; the last line is `<nodes> nodes <nps> nps`.
     #[command(args_conflicts_with_subcommands = true)]
     Bench {
@@ -108,6 +110,7 @@ fn main() -> ExitCode {
         Some(Command::Datagen(args)) => datagen::run(args),
         Some(Command::Puzzles(args)) => puzzles::run(args).map(|()| true),
         Some(Command::Solve(args)) => solve::run(args).map(|()| true),
+        Some(Command::Book(args)) => book::run(args),
         Some(Command::Bench {
             suite: Some(BenchSuite::Sscc(args)),
             ..

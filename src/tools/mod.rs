@@ -1,5 +1,7 @@
 //! Command-line tools built on the engine's parts.
 
+pub mod book;
+pub mod book_line;
 pub mod chain;
 pub mod datagen;
 pub mod epd;

@@ -518,6 +518,12 @@ fn every_command_refuses_bad_input_with_status_2() {
             "not a switch rule",
         ),
         (&["solve", "not a fen"], "bad FEN"),
+        (&["book", "--epd", missing, "--out", no_dir], "cannot read"),
+        (&["book", "--epd", data, "--out", no_dir], "cannot write"),
+        (
+            &["book", "--epd", data, "--out", no_dir, "--seconds", "0"],
+            "not a number of seconds",
+        ),
         (&["solve", "--variant", "chess", "--sscc"], "cannot be used"),
         (
             &["puzzles", "--plies", "3", "--min-plies", "4"],
