@@ -1,7 +1,7 @@
 //! `catena book`: the solver's verdict on every position of an EPD file
 //! within D plies, each within its own budget, appended to a book one line
 //! a position as it is settled (docs/solver.md, "Opening theory"; the line
-//! format is `book_line`'s). Positions the book already answers for the same
+//! format is `catena_engine::book`'s). Positions the book already answers for the same
 //! rules and bound are skipped, so a run that was stopped goes on where it
 //! stopped when run again.
 
@@ -17,10 +17,10 @@ use catena_core::board::Position;
 use catena_core::game::Rules;
 use catena_engine::solve::{Node, Problem, Solver};
 
-use super::book_line::{Question, Record, Verdict};
 use super::progress::Progress;
 use super::solve::MAX_PLIES;
 use crate::cli::{Failure, FailureKind, RulesArgs};
+use catena_engine::book::{Question, Record, Verdict};
 
 #[derive(clap::Args, Debug)]
 #[command(

@@ -1,7 +1,6 @@
 //! Command-line tools built on the engine's parts.
 
 pub mod book;
-pub mod book_line;
 pub mod chain;
 pub mod datagen;
 pub mod epd;

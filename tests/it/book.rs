@@ -4,8 +4,8 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
-use catena::tools::book_line::{Record, Verdict};
 use catena_core::board::Position;
+use catena_engine::book::{Record, Verdict};
 
 use crate::common::scratch::ScratchDir;
 

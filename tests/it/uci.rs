@@ -6,6 +6,8 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
 use catena_core::board::Position;
+use catena_core::game::Rules;
+use catena_engine::book::{Book, Verdict};
 use catena_engine::options::{OPTIONS, UciOption};
 
 struct Engine {
@@ -972,4 +974,43 @@ fn uci_prints_every_option_of_the_table() {
         .collect();
     let expected: Vec<&str> = OPTIONS.iter().map(|option| option.name).collect();
     assert_eq!(names, expected);
+}
+
+/// In SSCC the engine plays the book's proven wins at once, the book's
+/// first action, and says the win is proven (issue 53, point 3); in chess
+/// it searches as ever.
+#[test]
+fn the_engine_plays_every_proven_win_of_its_book() {
+    let book = Book::built_in();
+    let wins: Vec<_> = book
+        .wins()
+        .filter(|record| record.rules == Rules::default())
+        .collect();
+    assert!(!wins.is_empty(), "the built-in book has no win");
+    let mut engine = Engine::start();
+    engine.send("setoption name UCI_Variant value sscc");
+    for record in &wins {
+        let Verdict::Win { plies, line } = &record.verdict else {
+            unreachable!("the book keeps wins only");
+        };
+        engine.send(&format!("position fen {}", record.fen));
+        engine.send("go movetime 100");
+        let (best, lines) = engine.bestmove();
+        assert_eq!(best, format!("bestmove {}", line[0]), "{}", record.fen);
+        let proven = format!("info string book: proven win in {plies} plies");
+        assert!(
+            lines.iter().any(|line| line.starts_with(&proven)),
+            "{}: {lines:#?}",
+            record.fen
+        );
+    }
+    engine.send("setoption name UCI_Variant value chess");
+    engine.send(&format!("position fen {}", wins[0].fen));
+    engine.send("go depth 2");
+    let (_, lines) = engine.bestmove();
+    assert!(
+        !lines.iter().any(|line| line.contains("book:")),
+        "{lines:#?}"
+    );
+    engine.quit();
 }

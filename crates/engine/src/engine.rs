@@ -8,7 +8,7 @@
 //! `on_update_full` and `on_bestmove`), which `uci.rs` writes as protocol text.
 
 use crate::history::Histories;
-use crate::thread::{Control, Info, Limits, Root, SearchResult};
+use crate::thread::{Control, Info, Limits, Report, Root, SearchResult};
 use crate::threadpool;
 use catena_core::game::{Action, Variant};
 use std::panic::{self, AssertUnwindSafe};
@@ -18,8 +18,10 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use crate::bench;
+use crate::book::{Book, Verdict};
 use crate::options::{Id, Options, UciOption};
 use crate::quote::quote;
+use crate::score::MATE;
 use crate::time::{self, Budget, TimeLeft};
 use crate::transposition::TranspositionTable;
 use crate::wdl::{self, WinDrawLoss};
@@ -38,6 +40,8 @@ pub enum Output {
     Perft(Vec<RootCount>),
     /// A line of `bench`'s report.
     Text(String),
+    /// Something worth telling the GUI beside the search's lines.
+    Note(String),
     /// Something failed on the engine's own thread.
     Error(String),
 }
@@ -316,6 +320,15 @@ impl Engine {
                 && go.limits.depth.is_none()
                 && go.limits.nodes.is_none()
                 && go.limits.mate.is_none());
+        // A proven win of the book is played at once, unless the GUI waits
+        // for `stop` (`bestmove` may not come before it then).
+        if !endless
+            && !go.ponder
+            && let Some((plies, line)) = self.book_win(&go.limits)
+        {
+            self.answer_from_book(plies, line, started);
+            return Ok(());
+        }
         let control = Arc::new(Control::default());
         control.pondering.store(go.ponder, Ordering::Relaxed);
         let job = SearchJob {
@@ -351,6 +364,59 @@ impl Engine {
             }
         }
         Ok(())
+    }
+
+    /// The book's proven win from the game's position, in SSCC with no run
+    /// of switches in progress (the book's positions have none): its
+    /// length in plies and its line, the first action first. None where
+    /// `searchmoves` leaves the first action out, or where the fifty-move
+    /// rule could end the game first.
+    fn book_win(&self, limits: &Limits) -> Option<(u32, Vec<Action>)> {
+        let rules = self.rules()?;
+        let position = self.game.position();
+        if self.game.run().switches() > 0 {
+            return None;
+        }
+        let record = Book::built_in().win(position, rules)?;
+        let Verdict::Win { plies, line } = &record.verdict else {
+            return None;
+        };
+        let first = line.first()?;
+        let allowed = limits.search_moves.is_empty() || limits.search_moves.contains(&first.mv);
+        let in_time = u32::from(position.halfmove_clock()) + plies < 100;
+        (allowed && in_time).then(|| (*plies, line.clone()))
+    }
+
+    /// Answers `go` with the book's win: its line as the search would report
+    /// a found mate, a note that it is proven, and its first action.
+    fn answer_from_book(&self, plies: u32, line: Vec<Action>, started: Instant) {
+        let score = MATE - plies as i32;
+        let depth = plies as i32;
+        self.tell(Output::Note(format!(
+            "book: proven win in {plies} plies (catena book, docs/solver.md)"
+        )));
+        self.tell(Output::Info(
+            Info::Line(Report {
+                depth,
+                seldepth: depth,
+                multipv: 1,
+                score,
+                bound: None,
+                nodes: 0,
+                time: started.elapsed(),
+                hashfull: 0,
+                pv: line.clone(),
+            }),
+            None,
+        ));
+        let best = line[0];
+        self.tell(Output::BestMove(SearchResult {
+            best: Some(best),
+            ponder: line.get(1).copied().filter(|_| !best.switch),
+            score,
+            depth,
+            ..SearchResult::default()
+        }));
     }
 
     /// `go perft depth`: the divided count, on the search's thread.

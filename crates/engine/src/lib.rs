@@ -2,6 +2,7 @@
 //! protocol, on top of `catena-core`.
 
 pub mod bench;
+pub mod book;
 pub mod engine;
 pub mod eval;
 pub mod history;

@@ -100,6 +100,7 @@ fn write_output(output: Output) {
             send(&format!("Nodes searched: {total}"));
         }
         Output::Text(line) => send(&line),
+        Output::Note(text) => info_string(&text),
         Output::Error(why) => error(&why),
     }
 }

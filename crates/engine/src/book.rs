@@ -8,7 +8,10 @@
 //! <fen> result unsettled; bound <D>; rule <r>; min-enclosed <n>; nodes <n>; time <ms>;
 //! ```
 
+use std::collections::HashMap;
 use std::fmt;
+
+use once_cell::sync::Lazy;
 
 use catena_core::board::Position;
 use catena_core::game::{Action, Rules, SwitchRule};
@@ -81,7 +84,7 @@ impl Record {
     /// in turn; opcodes this version does not know are passed over.
     ///
     /// ```
-    /// use catena::tools::book_line::{Record, Verdict};
+    /// use catena_engine::book::{Record, Verdict};
     /// let text = "4k3/8/8/8/8/8/8/4K3 w - - 0 1 result none; bound 4; \
     ///             rule chain; min-enclosed 2; nodes 1; time 0;";
     /// let record = Record::parse(text).unwrap();
@@ -217,5 +220,116 @@ impl fmt::Display for Record {
             " bound {}; rule {}; min-enclosed {}; nodes {}; time {};",
             self.bound, self.rules.switch_rule, self.rules.min_enclosed, self.nodes, self.time
         )
+    }
+}
+
+/// The books the engine is built with: the committed verdicts on the
+/// openings of `openings/` (book/README.md).
+const BUILT_IN: [&str; 2] = [
+    include_str!("../../../book/openings-balanced.epd"),
+    include_str!("../../../book/openings-sscc-balanced.epd"),
+];
+
+/// Proven wins, by position and rules, for the engine to play at once.
+#[derive(Default)]
+pub struct Book {
+    wins: HashMap<(String, Rules), Record>,
+}
+
+/// A position as the book keys it: the FEN without its move counters, which
+/// a position met in a game seldom shares with the book's.
+fn board_key(fen: &str) -> String {
+    fen.split_whitespace().take(4).collect::<Vec<_>>().join(" ")
+}
+
+impl Book {
+    /// The proven wins of `text`, a book as `catena book` writes it; lines
+    /// that are not records (comments, lines cut short) are passed over.
+    pub fn from_text(text: &str) -> Book {
+        let mut book = Book::default();
+        for line in text
+            .lines()
+            .filter(|line| !line.trim_start().starts_with('#'))
+        {
+            if let Ok(record) = Record::parse(line)
+                && let Verdict::Win { plies, .. } = record.verdict
+            {
+                let key = (board_key(&record.fen), record.rules);
+                // The fastest win known wins a tie of two lines.
+                let faster = |known: &Record| match known.verdict {
+                    Verdict::Win { plies: known, .. } => plies < known,
+                    _ => true,
+                };
+                if book.wins.get(&key).is_none_or(faster) {
+                    book.wins.insert(key, record);
+                }
+            }
+        }
+        book
+    }
+
+    /// The books built into the engine.
+    pub fn built_in() -> &'static Book {
+        static BOOK: Lazy<Book> = Lazy::new(|| Book::from_text(&BUILT_IN.join("\n")));
+        &BOOK
+    }
+
+    /// The proven win from `position` under `rules`, with no run of switches
+    /// in progress (the book's positions have none), if the book has one.
+    pub fn win(&self, position: &Position, rules: Rules) -> Option<&Record> {
+        self.wins.get(&(board_key(&position.to_fen()), rules))
+    }
+
+    pub fn len(&self) -> usize {
+        self.wins.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.wins.is_empty()
+    }
+
+    /// Every proven win, in no order.
+    pub fn wins(&self) -> impl Iterator<Item = &Record> {
+        self.wins.values()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The engine's book keeps the wins only, the fastest of two, keyed by
+    /// the board without its move counters and by the rules.
+    #[test]
+    fn the_book_keeps_the_fastest_proven_win_of_each_position() {
+        let built = Book::built_in();
+        assert!(!built.is_empty());
+        let record = built.wins().next().expect("a win").clone();
+        let Verdict::Win { plies, .. } = record.verdict else {
+            unreachable!("wins only");
+        };
+        let slower = Record {
+            verdict: Verdict::Win {
+                plies: plies + 2,
+                line: match &record.verdict {
+                    Verdict::Win { line, .. } => line.clone(),
+                    _ => unreachable!(),
+                },
+            },
+            ..record.clone()
+        };
+        let none = Record {
+            verdict: Verdict::None,
+            ..record.clone()
+        };
+        let text = format!("# a comment\n{slower}\n{record}\n{none}\ncut sh");
+        let book = Book::from_text(&text);
+        assert_eq!(book.len(), 1);
+        let position = Position::from_fen(&record.fen).unwrap();
+        let counters_apart = Position::from_fen(&record.fen.replace(" 0 1", " 3 9")).unwrap();
+        assert_eq!(book.win(&position, record.rules), Some(&record));
+        assert_eq!(book.win(&counters_apart, record.rules), Some(&record));
+        let other_rules = Rules::new(SwitchRule::Unlimited, 3).unwrap();
+        assert_eq!(book.win(&position, other_rules), None);
     }
 }
