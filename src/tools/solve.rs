@@ -7,7 +7,8 @@ use serde::Serialize;
 
 use crate::cli::{Failure, FailureKind, RulesArgs, VariantArgs};
 use catena_core::board::Position;
-use catena_engine::solve::{Problem, solve};
+use catena_engine::book::{Answer, Book};
+use catena_engine::solve::{Problem, Solution, solve};
 
 /// The largest bound `solve` accepts: far beyond what it can settle in a day.
 pub const MAX_PLIES: u32 = 32;
@@ -19,7 +20,8 @@ pub const MAX_PLIES: u32 = 32;
                   (docs/rules.md, section 8): a mate by the colour that player controls, whatever the \
                   opponent plays, its switches included; every (move, switch choice) is a ply. \
                   The last line reads `result win|none first <uci>[ switch] plies <d> nodes <n> \
-                  time <ms>` (first 0000 when there is no win)."
+                  time <ms>` (first 0000 when there is no win). A position the built-in opening \
+                  book settles is answered from it (nodes 0), unless --no-book."
 )]
 pub struct SolveArgs {
     /// The position (default: the start position).
@@ -37,6 +39,9 @@ pub struct SolveArgs {
     /// Threads that share the root's actions.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
     threads: u16,
+    /// Solve even where the built-in opening book has the answer.
+    #[arg(long)]
+    no_book: bool,
 }
 
 #[derive(Serialize)]
@@ -65,7 +70,23 @@ pub fn run(args: &SolveArgs) -> Result<(), Failure> {
         attacker_switches: true,
     };
     let started = Instant::now();
-    let solution = solve(&position, problem, args.plies, args.threads.into());
+    let from_book = problem
+        .rules
+        .filter(|_| !args.no_book)
+        .and_then(|rules| Book::built_in().answer(&position, rules, args.plies));
+    let solution = match from_book {
+        Some(answer) => {
+            eprintln!("answered from the built-in opening book (docs/solver.md)");
+            Solution {
+                win: match answer {
+                    Answer::Win { plies, line } => Some((plies, line.to_vec())),
+                    Answer::NoneWithin => None,
+                },
+                nodes: 0,
+            }
+        }
+        None => solve(&position, problem, args.plies, args.threads.into()),
+    };
     let line: Vec<String> = solution
         .win
         .as_ref()

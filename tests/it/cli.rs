@@ -570,3 +570,38 @@ fn sscc_is_short_for_variant_sscc() {
         "{help}"
     );
 }
+
+/// `catena solve` answers a position of the built-in book from it (no
+/// nodes), as solving it gives: a win with its length and first action
+/// within a bound at least its length, none within a shorter one.
+#[test]
+fn solve_answers_from_the_book_as_the_solver_does() {
+    use catena_engine::book::{Book, Verdict};
+    let record = Book::built_in()
+        .wins()
+        .filter(|record| record.rules == catena_core::game::Rules::default())
+        .min_by_key(|record| match record.verdict {
+            Verdict::Win { plies, .. } => plies,
+            _ => u32::MAX,
+        })
+        .expect("the book has a win");
+    let Verdict::Win { plies, line } = &record.verdict else {
+        unreachable!("wins only");
+    };
+    let result = |args: &[&str]| {
+        let output = catena(args);
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        let text = stdout(&output);
+        text.lines().last().expect("a result line").to_string()
+    };
+    let bound = plies.to_string();
+    let booked = result(&["solve", &record.fen, "--plies", &bound]);
+    let solved = result(&["solve", &record.fen, "--plies", &bound, "--no-book"]);
+    let fields = |line: &str| line.split(" nodes ").next().unwrap().to_string();
+    assert_eq!(fields(&booked), fields(&solved));
+    assert!(booked.starts_with(&format!("result win first {} plies {plies}", line[0])));
+    assert!(booked.contains(" nodes 0 "), "{booked}");
+    let shorter = (plies - 1).to_string();
+    let booked = result(&["solve", &record.fen, "--plies", &shorter]);
+    assert!(booked.starts_with("result none first 0000"), "{booked}");
+}

@@ -230,10 +230,22 @@ const BUILT_IN: [&str; 2] = [
     include_str!("../../../book/openings-sscc-balanced.epd"),
 ];
 
-/// Proven wins, by position and rules, for the engine to play at once.
+/// What a book proved of a position, by position and rules: its fastest
+/// win, and the largest bound within which it has none.
 #[derive(Default)]
 pub struct Book {
     wins: HashMap<(String, Rules), Record>,
+    nones: HashMap<(String, Rules), u32>,
+}
+
+/// The book's answer to "a forced win within D plies?".
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Answer<'a> {
+    /// The shortest win, within D.
+    Win { plies: u32, line: &'a [Action] },
+    /// None within D: the book proved none within a bound of at least D, or
+    /// its shortest win is longer than D.
+    NoneWithin,
 }
 
 /// A position as the book keys it: the FEN without its move counters, which
@@ -243,26 +255,32 @@ fn board_key(fen: &str) -> String {
 }
 
 impl Book {
-    /// The proven wins of `text`, a book as `catena book` writes it; lines
-    /// that are not records (comments, lines cut short) are passed over.
+    /// The settled lines of `text`, a book as `catena book` writes it;
+    /// lines that are not records (comments, lines cut short) are passed over.
     pub fn from_text(text: &str) -> Book {
         let mut book = Book::default();
-        for line in text
+        let records = text
             .lines()
             .filter(|line| !line.trim_start().starts_with('#'))
-        {
-            if let Ok(record) = Record::parse(line)
-                && let Verdict::Win { plies, .. } = record.verdict
-            {
-                let key = (board_key(&record.fen), record.rules);
-                // The fastest win known wins a tie of two lines.
-                let faster = |known: &Record| match known.verdict {
-                    Verdict::Win { plies: known, .. } => plies < known,
-                    _ => true,
-                };
-                if book.wins.get(&key).is_none_or(faster) {
-                    book.wins.insert(key, record);
+            .filter_map(|line| Record::parse(line).ok());
+        for record in records {
+            let key = (board_key(&record.fen), record.rules);
+            match record.verdict {
+                Verdict::None => {
+                    let bound = book.nones.entry(key).or_default();
+                    *bound = (*bound).max(record.bound);
                 }
+                Verdict::Win { plies, .. } => {
+                    // The fastest win known wins a tie of two lines.
+                    let faster = |known: &Record| match known.verdict {
+                        Verdict::Win { plies: known, .. } => plies < known,
+                        _ => true,
+                    };
+                    if book.wins.get(&key).is_none_or(faster) {
+                        book.wins.insert(key, record);
+                    }
+                }
+                Verdict::Unsettled => {}
             }
         }
         book
@@ -280,6 +298,33 @@ impl Book {
         self.wins.get(&(board_key(&position.to_fen()), rules))
     }
 
+    /// Whether `position` under `rules` has a forced win within `plies`,
+    /// if the book settles it.
+    pub fn answer(&self, position: &Position, rules: Rules, plies: u32) -> Option<Answer<'_>> {
+        let key = (board_key(&position.to_fen()), rules);
+        if let Some(Record {
+            verdict:
+                Verdict::Win {
+                    plies: shortest,
+                    line,
+                },
+            ..
+        }) = self.wins.get(&key)
+        {
+            return Some(if *shortest <= plies {
+                Answer::Win {
+                    plies: *shortest,
+                    line,
+                }
+            } else {
+                Answer::NoneWithin
+            });
+        }
+        let bound = *self.nones.get(&key)?;
+        (bound >= plies).then_some(Answer::NoneWithin)
+    }
+
+    /// How many positions have a proven win.
     pub fn len(&self) -> usize {
         self.wins.len()
     }
