@@ -142,6 +142,10 @@ function renderPanels(s) {
   else if (s.opponent.engine && s.future.length) status = `Looking at move ${s.history.length}: › or » to go on, or play a move here`;
   else status = `${cap(s.turn)} to move` + (s.opponent.engine ? ` — you play ${cap(humanNow)}` : '');
   $('status').textContent = status;
+  const theory = s.theory;
+  $('theory').textContent = !theory || s.ending ? ''
+    : theory.win_in !== undefined ? `Proven win in ${theory.win_in} plies for ${cap(s.turn)} (opening book: ${theory.first})`
+    : `No forced win within ${theory.none_within} plies (opening book)`;
 
   const rule = s.mode === 'chess' ? 'chess: no switching' : `SSCC, switch rule ${s.rules.switch_rule}, MinEnclosed ${s.rules.min_enclosed}`;
   const run = s.run.switches > 0

@@ -3,6 +3,7 @@
 //! move list in SAN with its switches, who plays which army, and the clocks.
 
 use catena_core::game::Action;
+use catena_engine::book::{Book, Verdict};
 use std::collections::BTreeMap;
 
 use serde_json::{Value, json};
@@ -48,6 +49,28 @@ fn ply_json(index: usize, before: &Position, action: Action, chain: bool) -> Val
         "switched": action.switch,
         "chain": chain,
     })
+}
+
+/// What the built-in opening book proved of the position on the board, in
+/// SSCC with no run in progress: a win for the player to move in N plies,
+/// or no win within D.
+fn theory_json(session: &Session) -> Value {
+    let game = session.game();
+    let Some(rules) = session.variant().rules() else {
+        return Value::Null;
+    };
+    if game.run().switches() > 0 {
+        return Value::Null;
+    }
+    let book = Book::built_in();
+    let position = game.position();
+    if let Some(record) = book.win(position, rules)
+        && let Verdict::Win { plies, line } = &record.verdict
+    {
+        return json!({"win_in": plies, "first": line[0].to_string()});
+    }
+    book.no_win_within(position, rules)
+        .map_or(Value::Null, |bound| json!({"none_within": bound}))
 }
 
 pub fn state(session: &Session, analysis: &AnalysisSettings, book: &EngineBook) -> Value {
@@ -129,6 +152,7 @@ pub fn state(session: &Session, analysis: &AnalysisSettings, book: &EngineBook) 
             "switches": run.switches(),
             "limit": run.limit(),
         },
+        "theory": theory_json(session),
         "history": history,
         "future": future,
         "players": {

@@ -426,3 +426,44 @@ fn follows_a_match_started_in_a_terminal() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The page is told what the built-in opening book proved of the position:
+/// a win for the player to move in N plies, or no win within D; nothing
+/// in chess or off the book.
+#[test]
+fn the_state_says_what_the_book_proved() {
+    use catena_engine::book::{Book, Verdict};
+    let rules = catena_core::game::Rules::default();
+    let win = Book::built_in()
+        .wins()
+        .find(|record| record.rules == rules)
+        .expect("the book has a win");
+    let Verdict::Win { plies, line } = &win.verdict else {
+        unreachable!("wins only");
+    };
+    let server = GuiServer::start(&[]);
+    let state = post_ok(&server, "/api/new", &format!(r#"{{"fen":"{}"}}"#, win.fen));
+    assert_eq!(state["theory"]["win_in"], *plies, "{state}");
+    assert_eq!(state["theory"]["first"], line[0].to_string());
+    let state = post_ok(
+        &server,
+        "/api/new",
+        &format!(r#"{{"fen":"{}","mode":"chess"}}"#, win.fen),
+    );
+    assert!(state["theory"].is_null(), "{state}");
+    let openings = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/book/openings-balanced.epd"
+    ))
+    .unwrap();
+    let none = openings
+        .lines()
+        .find(|line| line.contains("result none") && line.contains("rule chain; min-enclosed 2;"))
+        .expect("the book has a none");
+    let fen = none.split(" result ").next().unwrap();
+    let state = post_ok(&server, "/api/new", &format!(r#"{{"fen":"{fen}"}}"#));
+    assert!(
+        state["theory"]["none_within"].as_u64().unwrap() >= 1,
+        "{state}"
+    );
+}

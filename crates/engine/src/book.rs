@@ -324,6 +324,13 @@ impl Book {
         (bound >= plies).then_some(Answer::NoneWithin)
     }
 
+    /// The largest bound within which the book proved no win, if any.
+    pub fn no_win_within(&self, position: &Position, rules: Rules) -> Option<u32> {
+        self.nones
+            .get(&(board_key(&position.to_fen()), rules))
+            .copied()
+    }
+
     /// How many positions have a proven win.
     pub fn len(&self) -> usize {
         self.wins.len()
