@@ -45,6 +45,13 @@ const INFINITE: u64 = u64::MAX / 4;
 /// The most buckets the table grows to (64 bytes each: 256 MB).
 const MAX_BUCKETS: usize = 1 << 22;
 
+/// The first disproof number of the attacker's node after the defender's
+/// quiet stay: about its number of actions, the leaves a disproof needs.
+/// Chosen on the positions of benches/solver.sh and 16 more
+/// (docs/solver.md, "Speed (issue 53)"): 1 to 4 (as before) were the
+/// worst, 20 to 80 alike.
+const ATTACKER_DISPROOF: u64 = 40;
+
 /// The first bound on plies at which a position can occur a third time.
 const REPETITION_PLIES: u32 = 8;
 
@@ -375,16 +382,31 @@ impl<'a> Solver<'a> {
             };
             let key = table_key(child_board, run, attacker, plies - 1, history);
             self.table.prefetch(key);
-            // A check leaves the defender few replies: a proof looks cheaper there.
             let guess = if check {
+                // A check leaves the defender few replies: a proof looks
+                // cheaper there.
+                Numbers {
+                    proof: 1,
+                    disproof: 1,
+                }
+            } else if !attacker {
+                Numbers {
+                    proof: 2,
+                    disproof: 1,
+                }
+            } else if action.switch {
+                // The attacker starts or extends a run: cheap to try.
                 Numbers {
                     proof: 1,
                     disproof: 1,
                 }
             } else {
+                // The attacker to move after the defender's quiet stay:
+                // refuted only once every one of the attacker's actions
+                // is, some forty in the openings.
                 Numbers {
-                    proof: if attacker { 1 } else { 2 },
-                    disproof: 1,
+                    proof: 1,
+                    disproof: ATTACKER_DISPROOF,
                 }
             };
             self.children.push(Child {
@@ -849,7 +871,7 @@ struct Listed {
 
 /// The most actions a cached listing holds; a node with more is listed anew
 /// at every visit.
-const LISTED: usize = 94;
+const LISTED: usize = 62;
 
 /// The actions of one node in the engine's order: df-pn comes back to a
 /// node many times, and listing its actions (generating the moves, ordering
@@ -883,7 +905,7 @@ struct Listings {
 }
 
 const FIRST_LISTINGS: usize = 1 << 8;
-const MAX_LISTINGS: usize = 1 << 16;
+const MAX_LISTINGS: usize = 1 << 18;
 
 impl Listings {
     fn new() -> Listings {
@@ -899,7 +921,7 @@ impl Listings {
 
     fn get(&mut self, key: u64) -> Option<&[Listed]> {
         self.visits += 1;
-        if self.visits > 8 * self.entries.len() as u64 && self.entries.len() < MAX_LISTINGS {
+        if self.visits > 2 * self.entries.len() as u64 && self.entries.len() < MAX_LISTINGS {
             // A cache: the new, larger one starts empty.
             self.entries = vec![FREE_LISTING; self.entries.len() * 4];
         }
