@@ -922,8 +922,12 @@ impl Listings {
     fn get(&mut self, key: u64) -> Option<&[Listed]> {
         self.visits += 1;
         if self.visits > 2 * self.entries.len() as u64 && self.entries.len() < MAX_LISTINGS {
-            // A cache: the new, larger one starts empty.
-            self.entries = vec![FREE_LISTING; self.entries.len() * 4];
+            let larger = vec![FREE_LISTING; self.entries.len() * 4];
+            let old = std::mem::replace(&mut self.entries, larger);
+            for listing in old.iter().filter(|listing| listing.len > 0) {
+                let index = self.index(listing.key);
+                self.entries[index] = *listing;
+            }
         }
         let entry = &self.entries[self.index(key)];
         (entry.len > 0 && entry.key == key).then(|| &entry.actions[..usize::from(entry.len)])
