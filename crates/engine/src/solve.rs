@@ -27,21 +27,30 @@
 //! see: an entry is then reused only where the same repetitions are
 //! possible, which is sound, at the price of fewer transpositions.
 
-use catena_core::game::Action;
-use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
+
+use arrayvec::ArrayVec;
+use once_cell::sync::Lazy;
 
 use crate::history::Histories;
 use crate::movepick::{MovePicker, OrderingHints, Switches};
-use catena_core::board::Position;
-use catena_core::game::{Rules, SwitchRun};
+use catena_core::board::attacks::pawn_attacks;
+use catena_core::board::{Castling, Color, Move, MoveKind, Piece, Position, Square, Wing};
+use catena_core::game::{Action, Rules, SwitchRun};
 use catena_core::rng::SplitMix64;
 
 /// Proof and disproof numbers beyond any count of leaves.
 const INFINITE: u64 = u64::MAX / 4;
 
-/// Table entries before the table is cleared and refilled.
-const MAX_ENTRIES: usize = 1 << 22;
+/// The most buckets the table grows to (64 bytes each: 256 MB).
+const MAX_BUCKETS: usize = 1 << 22;
+
+/// The first disproof number of the attacker's node after the defender's
+/// quiet stay: about its number of actions, the leaves a disproof needs.
+/// Chosen on the positions of benches/solver.sh and 16 more
+/// (docs/solver.md, "Speed (issue 53)"): 1 to 4 (as before) were the
+/// worst, 20 to 80 alike.
+const ATTACKER_DISPROOF: u64 = 40;
 
 /// The first bound on plies at which a position can occur a third time.
 const REPETITION_PLIES: u32 = 8;
@@ -101,19 +110,26 @@ impl Numbers {
     }
 }
 
+/// A child as a node being searched lists it: the action, the keys of its
+/// board and of its table entry, and its numbers (from the table, or a first
+/// guess that prefers checks). The child's position is made only when it is
+/// searched.
+#[derive(Clone, Copy)]
 struct Child {
     action: Action,
-    node: Node,
+    board: u64,
     key: u64,
-    /// Before the child is first searched: a guess that prefers checks.
-    guess: Numbers,
+    numbers: Numbers,
 }
 
 /// The df-pn search with its table; one per thread.
 pub struct Solver<'a> {
     problem: Problem,
-    table: HashMap<u64, Numbers>,
+    table: Table,
+    listings: Listings,
     histories: Box<Histories>,
+    /// The children of the nodes on the line, each node's after its parent's.
+    children: Vec<Child>,
     /// Board keys of the positions on the line, root first.
     line: Vec<u64>,
     /// Whether repetitions can matter under the current bound.
@@ -128,8 +144,10 @@ impl<'a> Solver<'a> {
     pub fn new(problem: Problem, stop: &'a AtomicBool) -> Solver<'a> {
         Solver {
             problem,
-            table: HashMap::new(),
+            table: Table::new(MAX_BUCKETS),
+            listings: Listings::new(),
             histories: Box::default(),
+            children: Vec::new(),
             line: Vec::new(),
             repetitions: false,
             nodes: 0,
@@ -157,16 +175,20 @@ impl<'a> Solver<'a> {
     /// `None` when stopped first.
     pub fn wins(&mut self, node: &Node, plies: u32) -> Option<bool> {
         self.repetitions = plies + (self.line.len() as u32) >= REPETITION_PLIES;
-        let key = self.key(node, plies);
+        let board = BOARD_KEYS.of(&node.position);
+        let history = self.history_key(node.position.halfmove_clock());
+        let key = table_key(board, node.run, node.attacker, plies, history);
+        let before = self.nodes;
         let numbers = self.prove(
             node,
-            key,
+            board,
             plies,
             Numbers {
                 proof: INFINITE,
                 disproof: INFINITE,
             },
         );
+        self.table.store(key, numbers, self.nodes - before);
         if self.stopped() && !numbers.settled() {
             return None;
         }
@@ -191,12 +213,12 @@ impl<'a> Solver<'a> {
     /// engine's order; `None` if stopped.
     pub fn winning_actions(&mut self, node: &Node, plies: u32) -> Option<Vec<Action>> {
         let mut winning = Vec::new();
-        for child in self.children(node) {
+        for (action, child) in self.actions(node) {
             self.line.push(node.position.key());
-            let wins = self.wins(&child.node, plies - 1);
+            let wins = self.wins(&child, plies - 1);
             self.line.pop();
             if wins? {
-                winning.push(child.action);
+                winning.push(action);
             }
         }
         Some(winning)
@@ -211,27 +233,27 @@ impl<'a> Solver<'a> {
         let mut plies = plies;
         let depth = self.line.len();
         while plies > 0 {
-            let children = self.children(&node);
+            let children = self.actions(&node);
             let mut next = None;
             self.line.push(node.position.key());
-            for child in children {
+            for (action, child) in children {
                 let holds = if node.attacker {
                     // The attacker's first action that still wins in time.
-                    self.wins(&child.node, plies - 1)?
+                    self.wins(&child, plies - 1)?
                 } else {
                     // A defence the attacker cannot beat a ply sooner.
-                    plies < 2 || !self.wins(&child.node, plies - 2)?
+                    plies < 2 || !self.wins(&child, plies - 2)?
                 };
                 if holds {
-                    next = Some(child);
+                    next = Some((action, child));
                     break;
                 }
             }
-            let Some(child) = next else {
+            let Some((action, child)) = next else {
                 break;
             };
-            line.push(child.action);
-            node = child.node;
+            line.push(action);
+            node = child;
             plies -= 1;
             if node.position.legal_moves().is_empty() {
                 break;
@@ -241,21 +263,19 @@ impl<'a> Solver<'a> {
         Some(line)
     }
 
-    /// The table key of `node` with `plies` left: the board, the run, the
-    /// plies, who is to move, and where repetitions can matter the
-    /// positions since the last irreversible move.
-    fn key(&self, node: &Node, plies: u32) -> u64 {
-        let mut key = node.position.key()
-            ^ node.run.key()
-            ^ mix(u64::from(plies) << 1 | u64::from(node.attacker));
-        if self.repetitions {
-            let reversible = usize::from(node.position.halfmove_clock()).min(self.line.len());
-            key ^= self.line[self.line.len() - reversible..]
-                .iter()
-                .fold(0u64, |sum, &earlier| sum.wrapping_add(mix(earlier)))
-                .rotate_left(17);
+    /// The part of a node's table key that holds the positions since the
+    /// last irreversible move, where repetitions can matter: 0 where they
+    /// cannot. `halfmove_clock` is the node's, whose parent (if any) is the
+    /// last position on the line.
+    fn history_key(&self, halfmove_clock: u16) -> u64 {
+        if !self.repetitions {
+            return 0;
         }
-        key
+        let reversible = usize::from(halfmove_clock).min(self.line.len());
+        self.line[self.line.len() - reversible..]
+            .iter()
+            .fold(0u64, |sum, &earlier| sum.wrapping_add(mix(earlier)))
+            .rotate_left(17)
     }
 
     /// Whether `node`'s position has occurred twice before on the line, so
@@ -273,81 +293,167 @@ impl<'a> Solver<'a> {
             >= 2
     }
 
+    /// Which switches the player to move at `node` may make.
+    fn switches(&self, node: &Node) -> Option<Rules> {
+        let allowed =
+            node.run.allows_switch() && (self.problem.attacker_switches || !node.attacker);
+        self.problem.rules.filter(|_| allowed)
+    }
+
+    /// The child of `node` after `action`.
+    fn child(&self, node: &Node, action: Action, switches: Option<Rules>) -> Node {
+        let position = node.position.after(action.mv);
+        match (action.switch, switches) {
+            (true, Some(rules)) => Node {
+                run: node.run.after_switch(&node.position, action.mv, &rules),
+                attacker: node.attacker,
+                position,
+            },
+            _ => Node {
+                run: SwitchRun::default(),
+                attacker: !node.attacker,
+                position,
+            },
+        }
+    }
+
     /// `node`'s actions in the engine's order (switches and good captures
-    /// first), each with its child: empty for a node with no moves.
-    fn children(&self, node: &Node) -> Vec<Child> {
-        let position = &node.position;
-        let run = node.run;
-        let allowed = run.allows_switch() && (self.problem.attacker_switches || !node.attacker);
-        let switches = self.problem.rules.filter(|_| allowed);
+    /// first), each with its child: empty for a node with no moves. For the
+    /// root and the line; the search lists children with `expand`.
+    fn actions(&self, node: &Node) -> Vec<(Action, Node)> {
+        let switches = self.switches(node);
         let hints = OrderingHints::plain(&self.histories);
         let mut picker = MovePicker::default();
         picker.add_all(
-            position,
+            &node.position,
             &hints,
             switches.map_or(Switches::Never, Switches::Ranked),
         );
-        let mut children = Vec::with_capacity(picker.len());
-        for scored in picker {
-            let action = scored.action;
-            let child_position = position.after(action.mv);
-            let child = match (action.switch, switches) {
-                (true, Some(rules)) => Node {
-                    run: node.run.after_switch(position, action.mv, &rules),
-                    attacker: node.attacker,
-                    position: child_position,
-                },
-                _ => Node {
-                    run: SwitchRun::default(),
-                    attacker: !node.attacker,
-                    position: child_position,
-                },
+        picker
+            .map(|scored| (scored.action, self.child(node, scored.action, switches)))
+            .collect()
+    }
+
+    /// Lists `node`'s children (board key `board`, the node's position
+    /// last on the line) in the engine's order at the end of
+    /// `self.children`, each with its keys and numbers; returns how many.
+    /// No child's position is made.
+    fn expand(&mut self, node: &Node, board: u64, plies: u32) -> usize {
+        let position = &node.position;
+        let switches = self.switches(node);
+        let listing_key = position.key()
+            ^ if switches.is_some() {
+                LISTING_SWITCHES
+            } else {
+                0
             };
-            // A check leaves the defender few replies: a proof looks cheaper there.
-            let guess = if child.position.in_check() {
+        let mut listed: ArrayVec<Listed, 512> = ArrayVec::new();
+        if let Some(actions) = self.listings.get(listing_key) {
+            listed.extend(actions.iter().copied());
+        } else {
+            let hints = OrderingHints::plain(&self.histories);
+            let mut picker = MovePicker::default();
+            picker.add_all(
+                position,
+                &hints,
+                switches.map_or(Switches::Never, Switches::Ranked),
+            );
+            listed.extend(picker.map(|scored| Listed {
+                action: scored.action,
+                check: position.gives_check(scored.action.mv),
+            }));
+            self.listings.store(listing_key, &listed);
+        }
+        // A reversible child's positions since the last irreversible move:
+        // its parent's and the parent's own, the same for every such child.
+        let reversible_history = self.history_key(position.halfmove_clock().saturating_add(1));
+        let start = self.children.len();
+        for &Listed { action, check } in &listed {
+            let mv = action.mv;
+            let child_board = BOARD_KEYS.after(position, board, mv);
+            let (run, attacker) = match (action.switch, switches) {
+                (true, Some(rules)) => (node.run.after_switch(position, mv, &rules), node.attacker),
+                _ => (SwitchRun::default(), !node.attacker),
+            };
+            let history = if !self.repetitions || halfmove_clock_after(position, mv) == 0 {
+                0
+            } else {
+                reversible_history
+            };
+            let key = table_key(child_board, run, attacker, plies - 1, history);
+            self.table.prefetch(key);
+            let guess = if check {
+                // A check leaves the defender few replies: a proof looks
+                // cheaper there.
+                Numbers {
+                    proof: 1,
+                    disproof: 1,
+                }
+            } else if !attacker {
+                Numbers {
+                    proof: 2,
+                    disproof: 1,
+                }
+            } else if action.switch {
+                // The attacker starts or extends a run: cheap to try.
                 Numbers {
                     proof: 1,
                     disproof: 1,
                 }
             } else {
+                // The attacker to move after the defender's quiet stay:
+                // refuted only once every one of the attacker's actions
+                // is, some forty in the openings.
                 Numbers {
-                    proof: if child.attacker { 1 } else { 2 },
-                    disproof: 1,
+                    proof: 1,
+                    disproof: ATTACKER_DISPROOF,
                 }
             };
-            children.push(Child {
+            self.children.push(Child {
                 action,
-                key: 0,
-                node: child,
-                guess,
+                board: child_board,
+                key,
+                numbers: guess,
             });
         }
-        children
+        // The table's answers, once every bucket is on its way to the cache.
+        for child in &mut self.children[start..] {
+            if let Some(numbers) = self.table.get(child.key) {
+                child.numbers = numbers;
+            }
+        }
+        self.children.len() - start
     }
 
-    /// df-pn's multiple iterative deepening at `node` (table key `key`) with
-    /// `plies` left: searches until the node's numbers reach `threshold`
-    /// or it is settled, and returns them.
-    fn prove(&mut self, node: &Node, key: u64, plies: u32, threshold: Numbers) -> Numbers {
+    /// df-pn's multiple iterative deepening at `node` (board key `board`)
+    /// with `plies` left: searches until the node's numbers reach
+    /// `threshold` or it is settled, and returns them (the caller stores them).
+    fn prove(&mut self, node: &Node, board: u64, plies: u32, threshold: Numbers) -> Numbers {
         self.nodes += 1;
         // With plies left the children are needed anyway, and their absence
         // is the test for mate: the moves are generated once.
         if plies == 0 {
             return self.terminal(node, plies).unwrap_or(Numbers::DISPROVED);
         }
-        let mut children = self.children(node);
-        if children.is_empty() {
-            return Self::no_moves(node);
+        if plies == 1 {
+            return self.last_ply(node);
         }
-        if self.drawn_or_spent(node, plies) {
-            return Numbers::DISPROVED;
-        }
+        let drawn = self.drawn_or_spent(node, plies);
         self.line.push(node.position.key());
-        for child in &mut children {
-            child.key = self.key(&child.node, plies - 1);
+        let start = self.children.len();
+        let count = self.expand(node, board, plies);
+        if count == 0 || drawn {
+            self.children.truncate(start);
+            self.line.pop();
+            return if count == 0 {
+                Self::no_moves(node)
+            } else {
+                Numbers::DISPROVED
+            };
         }
+        let switches = self.switches(node);
         let numbers = loop {
-            let numbers = self.combine(node, &children);
+            let (numbers, best, second) = self.combine(node.attacker, start, count);
             if numbers.proof >= threshold.proof
                 || numbers.disproof >= threshold.disproof
                 || numbers.settled()
@@ -355,8 +461,8 @@ impl<'a> Solver<'a> {
             {
                 break numbers;
             }
-            let (best, second) = self.most_proving(node, &children);
-            let current = self.numbers_of(&children[best]);
+            let child = self.children[start + best];
+            let current = child.numbers;
             let child_threshold = if node.attacker {
                 Numbers {
                     proof: threshold.proof.min(second.saturating_add(1)),
@@ -369,14 +475,39 @@ impl<'a> Solver<'a> {
                     disproof: threshold.disproof.min(second.saturating_add(1)),
                 }
             };
-            let child = &children[best];
-            let (child_node, child_key) = (child.node.clone(), child.key);
-            let result = self.prove(&child_node, child_key, plies - 1, child_threshold);
-            self.store(child_key, result);
+            let child_node = self.child(node, child.action, switches);
+            let before = self.nodes;
+            let result = self.prove(&child_node, child.board, plies - 1, child_threshold);
+            self.table.store(child.key, result, self.nodes - before);
+            self.children[start + best].numbers = result;
         };
+        self.children.truncate(start);
         self.line.pop();
-        self.store(key, numbers);
         numbers
+    }
+
+    /// The exact numbers of a node with one ply left, without listing its
+    /// children: the defender's is lost only when mated already (any move
+    /// of theirs leaves the attacker to move with no plies left), and the
+    /// attacker's is won only by a move that mates: their switches leave
+    /// them to move with no plies left, and only a check can mate.
+    fn last_ply(&self, node: &Node) -> Numbers {
+        let position = &node.position;
+        if !position.has_legal_move() {
+            return Self::no_moves(node);
+        }
+        if !node.attacker || self.drawn_or_spent(node, 1) {
+            return Numbers::DISPROVED;
+        }
+        let mates = position
+            .legal_moves()
+            .iter()
+            .any(|&mv| position.gives_check(mv) && !position.after(mv).has_legal_move());
+        if mates {
+            Numbers::PROVED
+        } else {
+            Numbers::DISPROVED
+        }
     }
 
     /// The numbers of a node decided without looking at its children: mate,
@@ -409,27 +540,29 @@ impl<'a> Solver<'a> {
             || self.third_occurrence(node)
     }
 
-    /// A child's numbers: from the table, or the first guess.
-    fn numbers_of(&self, child: &Child) -> Numbers {
-        self.table.get(&child.key).copied().unwrap_or(child.guess)
-    }
-
-    /// The node's numbers from its children's: at the attacker's node the
-    /// smallest proof number and the sum of disproof numbers, at the
-    /// defender's the other way round.
-    fn combine(&self, node: &Node, children: &[Child]) -> Numbers {
-        let (mut smallest, mut sum) = (INFINITE, 0u64);
-        for child in children {
-            let numbers = self.numbers_of(child);
-            let (own, other) = if node.attacker {
-                (numbers.proof, numbers.disproof)
+    /// The node's numbers from its `count` children's at `start` (at the
+    /// attacker's node the smallest proof number and the sum of disproof
+    /// numbers, at the defender's the other way round), the child to
+    /// search next (the smallest proof number at the attacker's node,
+    /// disproof number at the defender's; the first in the engine's order
+    /// on ties) and the second smallest such number.
+    fn combine(&self, attacker: bool, start: usize, count: usize) -> (Numbers, usize, u64) {
+        let (mut best, mut smallest, mut second, mut sum) = (0, INFINITE, INFINITE, 0u64);
+        for (index, child) in self.children[start..start + count].iter().enumerate() {
+            let (own, other) = if attacker {
+                (child.numbers.proof, child.numbers.disproof)
             } else {
-                (numbers.disproof, numbers.proof)
+                (child.numbers.disproof, child.numbers.proof)
             };
-            smallest = smallest.min(own);
+            if own < smallest {
+                second = smallest;
+                (best, smallest) = (index, own);
+            } else if own < second {
+                second = own;
+            }
             sum = sum.saturating_add(other).min(INFINITE);
         }
-        if node.attacker {
+        let numbers = if attacker {
             Numbers {
                 proof: smallest,
                 disproof: sum,
@@ -439,40 +572,376 @@ impl<'a> Solver<'a> {
                 proof: sum,
                 disproof: smallest,
             }
+        };
+        (numbers, best, second)
+    }
+}
+
+/// Tells apart the listings of a node that may switch and one that may not.
+const LISTING_SWITCHES: u64 = 0x6c69_7374_696e_6773;
+
+/// A node's table key: its board, its run, the plies left, who is to move,
+/// and (`history`) where repetitions can matter the positions since the
+/// last irreversible move.
+#[inline]
+fn table_key(board: u64, run: SwitchRun, attacker: bool, plies: u32, history: u64) -> u64 {
+    board ^ run.key() ^ mix(u64::from(plies) << 1 | u64::from(attacker)) ^ history
+}
+
+/// The solver's own Zobrist keys for board positions, kept up to date from
+/// a parent to each listed child without playing the move: the table needs
+/// every child's key, and only the child being expanded is played.
+struct BoardKeys {
+    pieces: [[[u64; 64]; 6]; 2],
+    castling: [u64; 16],
+    en_passant_file: [u64; 8],
+    black_to_move: u64,
+}
+
+static BOARD_KEYS: Lazy<BoardKeys> = Lazy::new(|| {
+    let mut random = SplitMix64::new(0x534f_4c56_4552_4b45);
+    let mut next = move || random.next_u64();
+    BoardKeys {
+        pieces: std::array::from_fn(|_| std::array::from_fn(|_| std::array::from_fn(|_| next()))),
+        castling: std::array::from_fn(|_| next()),
+        en_passant_file: std::array::from_fn(|_| next()),
+        black_to_move: next(),
+    }
+});
+
+impl BoardKeys {
+    #[inline]
+    fn piece(&self, color: Color, piece: Piece, square: Square) -> u64 {
+        self.pieces[color.index()][piece.index()][square.index()]
+    }
+
+    /// The key of `position`, from nothing.
+    fn of(&self, position: &Position) -> u64 {
+        let mut key = self.castling[usize::from(position.castling_rights().bits())];
+        for color in Color::ALL {
+            for piece in Piece::ALL {
+                for square in position.colored_pieces(color, piece) {
+                    key ^= self.piece(color, piece, square);
+                }
+            }
+        }
+        if let Some(square) = position.en_passant() {
+            key ^= self.en_passant_file[usize::from(square.file())];
+        }
+        if position.side_to_move() == Color::Black {
+            key ^= self.black_to_move;
+        }
+        key
+    }
+
+    /// The key of `position.after(mv)` from `key`, the key of `position`,
+    /// as `Position::play` changes the position.
+    #[inline]
+    fn after(&self, position: &Position, key: u64, mv: Move) -> u64 {
+        let us = position.side_to_move();
+        let them = !us;
+        let (from, to) = (mv.from(), mv.to());
+        let castling = position.castling_rights();
+        let mut key = key
+            ^ self.black_to_move
+            ^ self.castling[usize::from(castling.bits())]
+            ^ self.castling[usize::from(castling.after_touching(from).after_touching(to).bits())];
+        if let Some(square) = position.en_passant() {
+            key ^= self.en_passant_file[usize::from(square.file())];
+        }
+        let moved = position.piece_on(from).unwrap_or(Piece::Pawn);
+        match mv.kind() {
+            MoveKind::Castle => {
+                let castling = Castling::of(us, Wing::of_castling(mv));
+                key ^= self.piece(us, Piece::King, castling.king_from)
+                    ^ self.piece(us, Piece::King, castling.king_to)
+                    ^ self.piece(us, Piece::Rook, castling.rook_from)
+                    ^ self.piece(us, Piece::Rook, castling.rook_to);
+            }
+            MoveKind::EnPassant => {
+                let captured = Square::new(to.file(), from.rank());
+                key ^= self.piece(them, Piece::Pawn, captured)
+                    ^ self.piece(us, Piece::Pawn, from)
+                    ^ self.piece(us, Piece::Pawn, to);
+            }
+            kind => {
+                if position.colored(them).contains(to)
+                    && let Some(captured) = position.piece_on(to)
+                {
+                    key ^= self.piece(them, captured, to);
+                }
+                let landed = match kind {
+                    MoveKind::Promotion(piece) => piece,
+                    _ => moved,
+                };
+                key ^= self.piece(us, moved, from) ^ self.piece(us, landed, to);
+                if moved == Piece::Pawn && from.rank().abs_diff(to.rank()) == 2 {
+                    let passed = Square::new(from.file(), (from.rank() + to.rank()) / 2);
+                    if !(pawn_attacks(us, passed) & position.colored_pieces(them, Piece::Pawn))
+                        .is_empty()
+                    {
+                        key ^= self.en_passant_file[usize::from(passed.file())];
+                    }
+                }
+            }
+        }
+        key
+    }
+}
+
+/// The halfmove clock after `mv`: 0 after a capture or a pawn move.
+#[inline]
+fn halfmove_clock_after(position: &Position, mv: Move) -> u16 {
+    let irreversible = matches!(mv.kind(), MoveKind::EnPassant)
+        || position.colored(!position.side_to_move()).contains(mv.to())
+        || position.pieces(Piece::Pawn).contains(mv.from());
+    if irreversible {
+        0
+    } else {
+        position.halfmove_clock().saturating_add(1)
+    }
+}
+
+/// Entries that share a bucket, one cache line.
+const BUCKET: usize = 3;
+
+/// A number as the table keeps it: `u32::MAX` for infinite, larger finite
+/// numbers (never met in practice) capped just below it.
+#[inline]
+fn compact(number: u64) -> u32 {
+    if number >= INFINITE {
+        u32::MAX
+    } else {
+        number.min(u64::from(u32::MAX - 1)) as u32
+    }
+}
+
+#[inline]
+fn expand_number(number: u32) -> u64 {
+    if number == u32::MAX {
+        INFINITE
+    } else {
+        u64::from(number)
+    }
+}
+
+/// Three entries in one cache line: each a node's key and numbers, and the
+/// nodes its last search took (what the replacement rule keeps). No node
+/// has both numbers 0: an entry so is free.
+#[derive(Clone, Copy, Default)]
+#[repr(C, align(64))]
+struct Bucket {
+    keys: [u64; BUCKET],
+    proof: [u32; BUCKET],
+    disproof: [u32; BUCKET],
+    work: [u32; BUCKET],
+}
+
+impl Bucket {
+    fn is_free(&self, slot: usize) -> bool {
+        self.proof[slot] == 0 && self.disproof[slot] == 0
+    }
+
+    fn find(&self, key: u64) -> Option<usize> {
+        (0..BUCKET).find(|&slot| self.keys[slot] == key && !self.is_free(slot))
+    }
+}
+
+/// The table starts with this many buckets and doubles when a bucket is
+/// full and a quarter of the entries are used, up to `MAX_BUCKETS`; else a new
+/// entry replaces the one of its bucket whose search took the fewest nodes.
+const FIRST_BUCKETS: usize = 1 << 10;
+
+/// The proof-number table.
+struct Table {
+    buckets: Vec<Bucket>,
+    /// Entries in use.
+    used: usize,
+    max_buckets: usize,
+}
+
+impl Table {
+    fn new(max_buckets: usize) -> Table {
+        Table {
+            buckets: vec![Bucket::default(); FIRST_BUCKETS.min(max_buckets)],
+            used: 0,
+            max_buckets,
         }
     }
 
-    /// The child to search next (smallest proof number at the attacker's
-    /// node, smallest disproof number at the defender's; the first in the
-    /// engine's order on ties) and the second smallest such number.
-    fn most_proving(&self, node: &Node, children: &[Child]) -> (usize, u64) {
-        let (mut best, mut best_value, mut second) = (0, INFINITE, INFINITE);
-        for (index, child) in children.iter().enumerate() {
-            let numbers = self.numbers_of(child);
-            let value = if node.attacker {
-                numbers.proof
-            } else {
-                numbers.disproof
+    #[inline]
+    fn index(&self, key: u64) -> usize {
+        // Multiplied, so that keys differing only in low bits spread too.
+        let hash = key.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        (hash >> 32) as usize & (self.buckets.len() - 1)
+    }
+
+    /// Asks the processor for `key`'s bucket, to be read a little later.
+    #[inline]
+    fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+            let bucket = std::ptr::from_ref(&self.buckets[self.index(key)]).cast::<i8>();
+            // SAFETY: a prefetch is only a hint; it never faults, and the
+            // address lies inside the table anyway.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(bucket) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
+    #[inline]
+    fn get(&self, key: u64) -> Option<Numbers> {
+        let bucket = &self.buckets[self.index(key)];
+        bucket.find(key).map(|slot| Numbers {
+            proof: expand_number(bucket.proof[slot]),
+            disproof: expand_number(bucket.disproof[slot]),
+        })
+    }
+
+    fn store(&mut self, key: u64, numbers: Numbers, work: u64) {
+        let (proof, disproof) = (compact(numbers.proof), compact(numbers.disproof));
+        let work = work.min(u64::from(u32::MAX)) as u32;
+        loop {
+            let index = self.index(key);
+            // Below a quarter full, a full bucket is bad luck: replace in it.
+            let full = self.buckets.len() >= self.max_buckets
+                || self.used * 4 < self.buckets.len() * BUCKET;
+            let bucket = &mut self.buckets[index];
+            let slot = bucket.find(key).or_else(|| {
+                let free = (0..BUCKET).find(|&slot| bucket.is_free(slot));
+                self.used += usize::from(free.is_some());
+                free
+            });
+            let slot = match slot {
+                Some(slot) => slot,
+                None if !full => {
+                    self.grow();
+                    continue;
+                }
+                None => (0..BUCKET)
+                    .min_by_key(|&slot| bucket.work[slot])
+                    .unwrap_or(0),
             };
-            if value < best_value {
-                second = best_value;
-                (best, best_value) = (index, value);
-            } else if value < second {
-                second = value;
-            }
+            let bucket = &mut self.buckets[index];
+            bucket.keys[slot] = key;
+            bucket.proof[slot] = proof;
+            bucket.disproof[slot] = disproof;
+            bucket.work[slot] = work;
+            return;
         }
-        (best, second)
     }
 
-    fn store(&mut self, key: u64, numbers: Numbers) {
-        if self.table.len() >= MAX_ENTRIES {
-            // Settled entries are the valuable ones; keep those.
-            self.table.retain(|_, numbers| numbers.settled());
-            if self.table.len() >= MAX_ENTRIES / 2 {
-                self.table.clear();
+    /// Twice the buckets, each entry moved to its new bucket (the one it
+    /// was in, or the one a bucket count further on).
+    fn grow(&mut self) {
+        let count = self.buckets.len();
+        self.buckets.resize(count * 2, Bucket::default());
+        for index in 0..count {
+            let old = self.buckets[index];
+            let mut kept = Bucket::default();
+            let mut moved = Bucket::default();
+            let (mut kept_slots, mut moved_slots) = (0, 0);
+            for slot in (0..BUCKET).filter(|&slot| !old.is_free(slot)) {
+                let (target, next) = if self.index(old.keys[slot]) == index {
+                    (&mut kept, &mut kept_slots)
+                } else {
+                    (&mut moved, &mut moved_slots)
+                };
+                target.keys[*next] = old.keys[slot];
+                target.proof[*next] = old.proof[slot];
+                target.disproof[*next] = old.disproof[slot];
+                target.work[*next] = old.work[slot];
+                *next += 1;
+            }
+            self.buckets[index] = kept;
+            self.buckets[index + count] = moved;
+        }
+    }
+}
+
+/// A node's action as the listing cache keeps it, with whether its move
+/// gives check.
+#[derive(Clone, Copy)]
+struct Listed {
+    action: Action,
+    check: bool,
+}
+
+/// The most actions a cached listing holds; a node with more is listed anew
+/// at every visit.
+const LISTED: usize = 62;
+
+/// The actions of one node in the engine's order: df-pn comes back to a
+/// node many times, and listing its actions (generating the moves, ordering
+/// them, testing each for a chain) costs more than all the rest of a visit.
+#[derive(Clone, Copy)]
+struct Listing {
+    key: u64,
+    /// 0 for a free entry: a node without actions is never cached.
+    len: u16,
+    actions: [Listed; LISTED],
+}
+
+const FREE_LISTING: Listing = Listing {
+    key: 0,
+    len: 0,
+    actions: [Listed {
+        action: Action {
+            mv: Move::new(Square::new(0, 0), Square::new(0, 0), MoveKind::Normal),
+            switch: false,
+        },
+        check: false,
+    }; LISTED],
+};
+
+/// Listings by the node's board and whether it may switch, one per slot,
+/// the newest kept: it starts small and doubles as the visits grow, up to
+/// `MAX_LISTINGS`.
+struct Listings {
+    entries: Vec<Listing>,
+    visits: u64,
+}
+
+const FIRST_LISTINGS: usize = 1 << 8;
+const MAX_LISTINGS: usize = 1 << 18;
+
+impl Listings {
+    fn new() -> Listings {
+        Listings {
+            entries: vec![FREE_LISTING; FIRST_LISTINGS],
+            visits: 0,
+        }
+    }
+
+    fn index(&self, key: u64) -> usize {
+        (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 40) as usize & (self.entries.len() - 1)
+    }
+
+    fn get(&mut self, key: u64) -> Option<&[Listed]> {
+        self.visits += 1;
+        if self.visits > 2 * self.entries.len() as u64 && self.entries.len() < MAX_LISTINGS {
+            let larger = vec![FREE_LISTING; self.entries.len() * 4];
+            let old = std::mem::replace(&mut self.entries, larger);
+            for listing in old.iter().filter(|listing| listing.len > 0) {
+                let index = self.index(listing.key);
+                self.entries[index] = *listing;
             }
         }
-        self.table.insert(key, numbers);
+        let entry = &self.entries[self.index(key)];
+        (entry.len > 0 && entry.key == key).then(|| &entry.actions[..usize::from(entry.len)])
+    }
+
+    fn store(&mut self, key: u64, actions: &[Listed]) {
+        if actions.is_empty() || actions.len() > LISTED {
+            return;
+        }
+        let index = self.index(key);
+        let entry = &mut self.entries[index];
+        entry.key = key;
+        entry.len = actions.len() as u16;
+        entry.actions[..actions.len()].copy_from_slice(actions);
     }
 }
 
@@ -533,7 +1002,7 @@ pub fn solve(position: &Position, problem: Problem, max_plies: u32, threads: usi
 fn wins_in_parallel(root: &Node, problem: Problem, plies: u32, threads: usize) -> (bool, u64) {
     use rayon::prelude::*;
     let found = AtomicBool::new(false);
-    let children = Solver::new(problem, &found).children(root);
+    let children = Solver::new(problem, &found).actions(root);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
@@ -544,7 +1013,7 @@ fn wins_in_parallel(root: &Node, problem: Problem, plies: u32, threads: usize) -
             .map(|child| {
                 let mut solver = Solver::new(problem, &found);
                 solver.line.push(root.position.key());
-                let wins = solver.wins(&child.node, plies - 1) == Some(true);
+                let wins = solver.wins(&child.1, plies - 1) == Some(true);
                 if wins {
                     found.store(true, Ordering::Relaxed);
                 }
@@ -556,4 +1025,84 @@ fn wins_in_parallel(root: &Node, problem: Problem, plies: u32, threads: usize) -
         spent.iter().any(|&(wins, _)| wins),
         spent.iter().map(|&(_, nodes)| nodes).sum(),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The child's board key as `expand` finds it, without the move played,
+    /// is the key of the child's position from nothing: along random games
+    /// with castling, en passant and promotions.
+    #[test]
+    fn solve_board_keys_follow_every_kind_of_move() {
+        let fens = [
+            Position::START_FEN,
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "rnbqkb1r/pp1p1ppp/5n2/2pPp3/8/8/PPP1PPPP/RNBQKBNR w KQkq c6 0 4",
+            "8/2P1k3/8/8/8/8/4Kp2/8 w - - 0 1",
+        ];
+        let mut random = SplitMix64::new(53);
+        for fen in fens {
+            for _ in 0..20 {
+                let mut position = Position::from_fen(fen).unwrap();
+                for _ in 0..40 {
+                    let moves = position.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    let key = BOARD_KEYS.of(&position);
+                    for &mv in &moves {
+                        let child = position.after(mv);
+                        assert_eq!(BOARD_KEYS.after(&position, key, mv), BOARD_KEYS.of(&child));
+                        assert_eq!(halfmove_clock_after(&position, mv), child.halfmove_clock(),);
+                    }
+                    position.play(moves[random.below(moves.len())]);
+                }
+            }
+        }
+    }
+
+    /// Entries survive the table's growth, and a full table replaces
+    /// the entry whose search took the fewest nodes.
+    #[test]
+    fn solve_table_keeps_entries_as_it_grows_and_replaces_the_cheapest() {
+        let mut table = Table::new(1 << 16);
+        let mut random = SplitMix64::new(7);
+        let keys: Vec<u64> = (0..20_000).map(|_| random.next_u64()).collect();
+        for (index, &key) in keys.iter().enumerate() {
+            let number = index as u64 + 1;
+            table.store(
+                key,
+                Numbers {
+                    proof: number,
+                    disproof: INFINITE,
+                },
+                1,
+            );
+        }
+        assert!(table.buckets.len() > FIRST_BUCKETS);
+        let kept = keys
+            .iter()
+            .enumerate()
+            .filter(|&(index, &key)| {
+                table.get(key).is_some_and(|numbers| {
+                    numbers.proof == index as u64 + 1 && numbers.disproof == INFINITE
+                })
+            })
+            .count();
+        // Replacement only in buckets that were full before a quarter of
+        // the table was.
+        assert!(kept > 19_500, "{kept} of 20000 kept");
+
+        let mut small = Table::new(1);
+        let same_bucket: Vec<u64> = (0..4).map(|k| k << 40).collect();
+        for (work, &key) in [5, 1, 9].iter().zip(&same_bucket) {
+            small.store(key, Numbers::PROVED, *work);
+        }
+        small.store(same_bucket[3], Numbers::DISPROVED, 3);
+        assert_eq!(small.get(same_bucket[1]), None);
+        assert_eq!(small.get(same_bucket[3]), Some(Numbers::DISPROVED));
+        assert_eq!(small.get(same_bucket[0]), Some(Numbers::PROVED));
+    }
 }
