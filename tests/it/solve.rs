@@ -354,7 +354,7 @@ fn a_sample_of_the_puzzles_is_proven_again() {
 
 /// Every puzzle, re-proved (the long tier: `--include-ignored`).
 #[test]
-#[ignore = "long tier: about 25 s"]
+#[ignore = "long tier: about 2 s"]
 fn every_puzzle_is_proven_again() {
     let failures: Vec<String> = puzzle_lines()
         .par_iter()
