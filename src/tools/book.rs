@@ -195,11 +195,15 @@ struct Book {
 }
 
 impl Book {
+    /// Appends `record`'s line in one write, so that a run killed meanwhile
+    /// leaves at most that line cut short.
     fn append(&mut self, record: &Record) -> std::io::Result<()> {
-        if let Some(header) = self.header.take() {
-            writeln!(self.file, "{header}")?;
-        }
-        writeln!(self.file, "{record}")?;
+        let mut text = self
+            .header
+            .take()
+            .map_or(String::new(), |header| header + "\n");
+        text += &format!("{record}\n");
+        self.file.write_all(text.as_bytes())?;
         self.file.flush()
     }
 }
