@@ -224,7 +224,7 @@ impl fmt::Display for Record {
 }
 
 /// The books the engine is built with: the committed verdicts on the
-/// openings of `openings/` (book/README.md).
+/// openings of `openings/` (docs/solver.md, "The books in `book/`").
 const BUILT_IN: [&str; 2] = [
     include_str!("../../../book/openings-balanced.epd"),
     include_str!("../../../book/openings-sscc-balanced.epd"),
