@@ -2,28 +2,12 @@
 //! each verdict against `catena solve` on the same position.
 
 use std::path::Path;
-use std::process::{Command, Output};
 
 use catena_core::board::Position;
 use catena_engine::book::{Record, Verdict};
 
+use crate::cli::{catena, stderr, stdout};
 use crate::common::scratch::ScratchDir;
-
-fn catena(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_catena"))
-        .args(args)
-        .stdin(std::process::Stdio::null())
-        .output()
-        .expect("the binary runs")
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stdout).into_owned()
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
-}
 
 /// Two puzzles of `perft/puzzles.epd` (wins within 2 and 3 plies under rule
 /// `chain`), written as that file writes them; the start position, with no

@@ -9,18 +9,19 @@ use catena_engine::eval::network::Network;
 
 use crate::common::scratch::ScratchDir;
 
-fn catena(args: &[&str]) -> Output {
+/// Runs the binary with `args`, stdin closed (as `output` leaves it).
+pub(crate) fn catena(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_catena"))
         .args(args)
         .output()
         .expect("the binary runs")
 }
 
-fn stdout(output: &Output) -> String {
+pub(crate) fn stdout(output: &Output) -> String {
     String::from_utf8_lossy(&output.stdout).into_owned()
 }
 
-fn stderr(output: &Output) -> String {
+pub(crate) fn stderr(output: &Output) -> String {
     String::from_utf8_lossy(&output.stderr).into_owned()
 }
 
