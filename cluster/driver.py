@@ -130,7 +130,12 @@ def parse_sprt(words):
 
 class Transient(RuntimeError):
     """A pair that failed at run time (an engine crashed, a worker died):
-    worth another try, where bad input (status 2) is not."""
+    worth another try."""
+
+
+class BadInput(RuntimeError):
+    """`catena match` refused its input (status 2): no try will do better."""
+
 
 def game_points(pgn, engine):
     """The first engine's points in each game of a PGN, in round order."""
@@ -159,7 +164,7 @@ def play_pair(catena, match_args, first, opening):
                    "--games", "2", "--pgn", pgn, "--pgn-overwrite", "--output", "fastchess"]
         done = subprocess.run(command, capture_output=True, text=True, cwd=REPOSITORY)
         if done.returncode != 0:
-            failed = Transient if done.returncode != 2 else RuntimeError
+            failed = BadInput if done.returncode == 2 else Transient
             raise failed(f"catena match exited {done.returncode}: {done.stderr.strip()[-500:]}")
         with open(pgn) as file:
             points = game_points(file.read(), first)
@@ -264,7 +269,8 @@ def run_sprt(args):
                 try:
                     record = ray.get(reference)
                 except Exception as error:  # bad input, or a failure after its retries
-                    bad_input = "catena match exited 2" in str(error)
+                    # Ray hands the task's own exception over as the error's cause.
+                    bad_input = isinstance(getattr(error, "cause", None), BadInput)
                     raise Failure(f"a pair failed: {str(error).splitlines()[-1]}", 2 if bad_input else 1) from None
                 pairs.add(*record["points"])
                 if state:
