@@ -1,8 +1,23 @@
 #!/usr/bin/env python3
-"""Catena's work spread over a Ray cluster: SSCC SPRTs played a pair of
-games per task, as fishtest and OpenBench spread chess tests (issue 53,
-point 4). Ray (`pip install ray`) is the scheduler; this file only says
-what each task runs and how the results add up.
+"""Catena's work spread over a Ray cluster (issue 53, point 4): SSCC
+SPRTs played a pair of games per task, as fishtest and OpenBench spread
+chess tests, and deep proofs split into subproblems. Ray (`pip install
+ray`) is the scheduler; this file only says what each task runs and how
+the results add up.
+
+    python3 cluster/driver.py solve [FEN] --plies D --split K
+        [--rule R] [--min-enclosed N] [--variant sscc|chess] [--state FILE]
+        [--address ADDRESS] [--workers N] [--catena PATH]
+
+`solve` asks `catena solve --split K` for the nodes K plies below the
+root, solves each (`catena solve --after PATH --plies D-K`) as a Ray task,
+and combines the answers as the game tree does: at a node where the root's
+player is to move the shortest win of any child, at the opponent's the
+longest of all children (no win if one child has none). The verdict and
+the plies are those of one `catena solve FEN --plies D` (the subproblems
+keep the path's positions for repetitions); the line is the root's
+shortest win against the longest defence. `--state FILE` keeps every
+solved subproblem, so a rerun solves only the rest.
 
     python3 cluster/driver.py sprt A B --openings FILE [--engines FILE]
         [--each KEY=VALUE ...] [--tc TC] [--variant sscc|chess]
@@ -41,6 +56,7 @@ import re
 import subprocess
 import sys
 import tempfile
+import time
 
 REPOSITORY = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -129,12 +145,12 @@ def parse_sprt(words):
 # One task: the pair of games of one opening.
 
 class Transient(RuntimeError):
-    """A pair that failed at run time (an engine crashed, a worker died):
+    """A task that failed at run time (an engine crashed, a worker died):
     worth another try."""
 
 
 class BadInput(RuntimeError):
-    """`catena match` refused its input (status 2): no try will do better."""
+    """`catena` refused its input (status 2): no try will do better."""
 
 
 def game_points(pgn, engine):
@@ -156,21 +172,184 @@ def game_points(pgn, engine):
     return points
 
 
+def run_catena(catena, args):
+    """Runs catena; its stdout, or BadInput (status 2) or Transient (any other failure)."""
+    done = subprocess.run([catena, *args], capture_output=True, text=True, cwd=REPOSITORY)
+    if done.returncode != 0:
+        failed = BadInput if done.returncode == 2 else Transient
+        raise failed(f"catena {args[0]} exited {done.returncode}: {done.stderr.strip()[-500:]}")
+    return done.stdout
+
+
 def play_pair(catena, match_args, first, opening):
     """Runs `catena match` on one opening, both colours; the first engine's points."""
     with tempfile.TemporaryDirectory() as scratch:
         pgn = os.path.join(scratch, "pair.pgn")
-        command = [catena, "match", *match_args, "--openings-start", str(opening),
-                   "--games", "2", "--pgn", pgn, "--pgn-overwrite", "--output", "fastchess"]
-        done = subprocess.run(command, capture_output=True, text=True, cwd=REPOSITORY)
-        if done.returncode != 0:
-            failed = BadInput if done.returncode == 2 else Transient
-            raise failed(f"catena match exited {done.returncode}: {done.stderr.strip()[-500:]}")
+        run_catena(catena, ["match", *match_args, "--openings-start", str(opening),
+                            "--games", "2", "--pgn", pgn, "--pgn-overwrite", "--output", "fastchess"])
         with open(pgn) as file:
             points = game_points(file.read(), first)
     if len(points) != 2:
         raise RuntimeError(f"opening {opening}: {len(points)} games instead of 2")
     return {"opening": opening, "points": points}
+
+
+# ---------------------------------------------------------------------------
+# The distributed solve: subproblems and their AND/OR merge.
+
+def solve_subproblem(catena, solve_args, after, plies):
+    """One subproblem: whether the root's player wins within `plies` after `after`."""
+    out = run_catena(catena, ["solve", *solve_args, "--after", after, "--plies", str(plies),
+                              "--json", "--no-book"])
+    answer = json.loads(out.strip().splitlines()[-1])
+    return {"after": after, "result": answer["result"], "plies": answer["plies"],
+            "line": answer["line"], "nodes": answer["nodes"]}
+
+
+def actions_of(after):
+    """`e2e4 c2c3 switch` -> ["e2e4", "c2c3 switch"]."""
+    actions = []
+    for token in after.split():
+        if token == "switch":
+            actions[-1] += " switch"
+        else:
+            actions.append(token)
+    return actions
+
+
+class Tree:
+    """The game tree above the subproblems, rebuilt from their paths; each
+    node's value is the plies to the root player's win from it (`None`: no
+    win within the bound)."""
+
+    def __init__(self):
+        self.children = {}  # action -> Tree, in the engine's order
+        self.attacker = True
+        self.leaf = None  # the subproblem's key, for a leaf
+
+    def add(self, actions, key):
+        node = self
+        for action in actions:
+            mover_stays = action.endswith(" switch")
+            child = node.children.get(action)
+            if child is None:
+                child = node.children[action] = Tree()
+                child.attacker = node.attacker if mover_stays else not node.attacker
+            node = child
+        node.leaf = key
+
+    def value(self, answers):
+        """The plies to a win from this node, and the line: at the root
+        player's node the first shortest win, at the opponent's the longest
+        defence (the first, in the engine's order)."""
+        if self.leaf is not None:
+            return answers[self.leaf]
+        best = None
+        for action, child in self.children.items():
+            plies, line = child.value(answers)
+            if plies is None:
+                if not self.attacker:
+                    return None, []
+                continue
+            plies += 1
+            if best is None or (plies < best[0] if self.attacker else plies > best[0]):
+                best = (plies, [action, *line])
+        return best if best else (None, [])
+
+
+def read_solved(path, subproblems):
+    """The subproblems a state file holds, by path; lines of another root or
+    bound are refused."""
+    solved = {}
+    if path and os.path.exists(path):
+        with open(path) as file:
+            for number, line in enumerate(file, 1):
+                if not line.strip():
+                    continue
+                try:
+                    record = json.loads(line)
+                    after = record["after"]
+                    if after not in subproblems or record["plies_left"] != subproblems[after]["plies"]:
+                        raise KeyError(after)
+                    solved[after] = record
+                except (ValueError, KeyError, TypeError):
+                    raise Failure(f"{path}:{number}: not a subproblem of this solve; "
+                                  f"remove the line or the file") from None
+    return solved
+
+
+def run_solve(args):
+    if not os.path.isfile(args.catena):
+        raise Failure(f"no catena binary at {args.catena} (cargo build --release, or --catena PATH)")
+    solve_args = ([args.fen] if args.fen else []) + ["--variant", args.variant]
+    if args.rule:
+        solve_args += ["--rule", args.rule]
+    if args.min_enclosed:
+        solve_args += ["--min-enclosed", str(args.min_enclosed)]
+    try:
+        split = run_catena(args.catena, ["solve", *solve_args, "--plies", str(args.plies),
+                                         "--split", str(args.split)])
+    except (BadInput, Transient) as error:
+        raise Failure(str(error), 2 if isinstance(error, BadInput) else 1) from None
+    leaves = [json.loads(line) for line in split.splitlines() if line.strip()]
+    subproblems = {leaf["after"]: leaf for leaf in leaves}
+    solved = read_solved(args.state, subproblems)
+    todo = [leaf for leaf in leaves if leaf["settled"] is None and leaf["after"] not in solved]
+    print(f"{len(leaves)} nodes {args.split} plies below the root: {len(todo)} to solve, "
+          f"{len(solved)} solved before, {len(leaves) - len(todo) - len(solved)} settled by the split",
+          file=sys.stderr)
+
+    started = time.monotonic()
+    if todo:
+        ray = connect(args.address, args.workers)
+        task = ray.remote(max_retries=args.retries, retry_exceptions=[Transient])(solve_subproblem)
+        running = {task.remote(args.catena, solve_args, leaf["after"], leaf["plies"]): leaf for leaf in todo}
+        state = open(args.state, "a") if args.state else None
+        try:
+            while running:
+                finished, _ = ray.wait(list(running), num_returns=1)
+                for reference in finished:
+                    leaf = running.pop(reference)
+                    try:
+                        record = ray.get(reference)
+                    except Exception as error:  # bad input, or a failure after its retries
+                        bad_input = isinstance(getattr(error, "cause", None), BadInput)
+                        raise Failure(f"a subproblem failed: {str(error).splitlines()[-1]}",
+                                      2 if bad_input else 1) from None
+                    record["plies_left"] = leaf["plies"]
+                    solved[leaf["after"]] = record
+                    if state:
+                        state.write(json.dumps(record) + "\n")
+                        state.flush()
+                    print(f"subproblem {len(solved)}/{len(leaves)}: {record['after']}: {record['result']} "
+                          f"plies {record['plies']} nodes {record['nodes']}", file=sys.stderr)
+        finally:
+            if state:
+                state.close()
+            for reference in running:
+                ray.cancel(reference, force=True)
+            ray.shutdown()
+
+    answers = {}
+    for leaf in leaves:
+        if leaf["settled"] is not None:
+            answers[leaf["after"]] = (0, []) if leaf["settled"] == "win" else (None, [])
+        else:
+            record = solved[leaf["after"]]
+            answers[leaf["after"]] = (record["plies"], record["line"]) if record["result"] == "win" else (None, [])
+    tree = Tree()
+    for leaf in leaves:
+        tree.add(actions_of(leaf["after"]), leaf["after"])
+    plies, line = tree.value(answers)
+    result = {"result": "win" if plies is not None else "none",
+              "first": line[0] if line else "0000",
+              "line": line,
+              "plies": plies if plies is not None else args.plies,
+              "nodes": sum(record["nodes"] for record in solved.values()),
+              "subproblems": len(leaves),
+              "time": round(1000 * (time.monotonic() - started))}
+    print(json.dumps(result))
+    return 0
 
 
 # ---------------------------------------------------------------------------
@@ -296,7 +475,14 @@ def run_sprt(args):
 def main(argv=None):
     parser = argparse.ArgumentParser(description="Catena's work on a Ray cluster.")
     commands = parser.add_subparsers(dest="command", required=True)
-    sprt = commands.add_parser("sprt", help="an SPRT played a pair of games per task")
+    # Where the tasks run, and what they run: the same for every command.
+    cluster = argparse.ArgumentParser(add_help=False)
+    cluster.add_argument("--address", help="a Ray cluster: auto, or HOST:PORT (default: a local one)")
+    cluster.add_argument("--workers", type=int, default=os.cpu_count() or 1,
+                         help="CPUs of the local Ray (without --address)")
+    cluster.add_argument("--retries", type=int, default=3)
+    cluster.add_argument("--catena", default=os.path.join(REPOSITORY, "target", "release", "catena"))
+    sprt = commands.add_parser("sprt", parents=[cluster], help="an SPRT played a pair of games per task")
     sprt.add_argument("first")
     sprt.add_argument("second")
     sprt.add_argument("--openings", required=True)
@@ -309,15 +495,22 @@ def main(argv=None):
     sprt.add_argument("--variant", default="sscc", choices=["sscc", "chess"])
     sprt.add_argument("--sprt", nargs="+", metavar="KEY=VALUE")
     sprt.add_argument("--state", help="a file of finished pairs, for resuming")
-    sprt.add_argument("--address", help="a Ray cluster: auto, or HOST:PORT (default: a local one)")
-    sprt.add_argument("--workers", type=int, default=os.cpu_count() or 1,
-                      help="CPUs of the local Ray (without --address)")
-    sprt.add_argument("--retries", type=int, default=3)
-    sprt.add_argument("--catena", default=os.path.join(REPOSITORY, "target", "release", "catena"))
+    solve = commands.add_parser("solve", parents=[cluster], help="a forced win proved by subproblems, one per task")
+    solve.add_argument("fen", nargs="?", help="the position (default: the start position)")
+    solve.add_argument("--plies", type=int, required=True, help="the bound on plies, as catena solve's")
+    solve.add_argument("--split", type=int, default=2, help="plies below the root of the subproblems")
+    solve.add_argument("--variant", default="sscc", choices=["sscc", "chess"])
+    solve.add_argument("--rule", choices=["chain", "moves", "unlimited"])
+    solve.add_argument("--min-enclosed", type=int)
+    solve.add_argument("--state", help="a file of solved subproblems, for resuming")
     args = parser.parse_args(argv)
-    if args.start < 1:
+    if args.command == "sprt" and args.start < 1:
         parser.error("--start counts from 1")
+    if args.command == "solve" and not 1 <= args.split < args.plies:
+        parser.error("--split must be at least 1 and below --plies")
     try:
+        if args.command == "solve":
+            return run_solve(args)
         return run_sprt(args)
     except Failure as failure:
         print(f"error: {failure}", file=sys.stderr)

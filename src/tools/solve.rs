@@ -1,14 +1,16 @@
 //! `catena solve`: whether the player to move has a forced win within D
 //! plies (docs/rules.md, section 8), proved by the solver of `catena_engine::solve`.
 
+use std::io::Write;
 use std::time::Instant;
 
 use serde::Serialize;
 
 use crate::cli::{Failure, FailureKind, RulesArgs, VariantArgs};
 use catena_core::board::Position;
+use catena_core::game::Action;
 use catena_engine::book::{Answer, Book};
-use catena_engine::solve::{Problem, Solution, solve};
+use catena_engine::solve::{NotInTree, Problem, Solution, solve_after, split};
 
 /// The largest bound `solve` accepts: far beyond what it can settle in a day.
 pub const MAX_PLIES: u32 = 32;
@@ -21,7 +23,10 @@ pub const MAX_PLIES: u32 = 32;
                   opponent plays, its switches included; every (move, switch choice) is a ply. \
                   The last line reads `result win|none first <uci>[ switch] plies <d> nodes <n> \
                   time <ms>` (first 0000 when there is no win). A position the built-in opening \
-                  book settles is answered from it (nodes 0), unless --no-book."
+                  book settles is answered from it (nodes 0), unless --no-book. --after plays \
+                  actions first and asks the same question below them; --split K prints the \
+                  subproblems K plies below instead (a JSON object a line), the parts of \
+                  cluster/driver.py's distributed solve (docs/cluster.md)."
 )]
 pub struct SolveArgs {
     /// The position (default: the start position).
@@ -42,6 +47,16 @@ pub struct SolveArgs {
     /// Solve even where the built-in opening book has the answer.
     #[arg(long)]
     no_book: bool,
+    /// Actions played from the position first, in UCI (`switch` after a
+    /// move that switches): whether the position's player to move still
+    /// wins within --plies more plies, the path's positions counting for
+    /// repetitions.
+    #[arg(long, value_name = "ACTIONS", default_value = "")]
+    after: String,
+    /// Print the subproblems K plies below (after --after) instead of
+    /// solving: one JSON object a line, in the engine's order.
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(1..=MAX_PLIES as i64))]
+    split: Option<u32>,
 }
 
 #[derive(Serialize)]
@@ -59,6 +74,53 @@ struct Report {
     time: u64,
 }
 
+/// A subproblem of `--split`.
+#[derive(Serialize)]
+struct Subproblem {
+    /// The actions from the root, as `--after` takes them.
+    after: String,
+    fen: String,
+    /// Switches in a row by the player to move, and their limit (`null`: none).
+    switches: u32,
+    limit: Option<u32>,
+    /// Whether the root's player (the attacker) is to move.
+    attacker_to_move: bool,
+    /// The plies left of the bound.
+    plies: u32,
+    /// `win` or `none` where the game ended sooner; `null` to be solved.
+    settled: Option<&'static str>,
+}
+
+/// `--after`'s actions, each move read on the position before it.
+fn parse_path(position: &Position, text: &str) -> Result<Vec<Action>, String> {
+    let mut position = position.clone();
+    let tokens: Vec<&str> = text.split_whitespace().collect();
+    let mut actions = Vec::new();
+    let mut index = 0;
+    while index < tokens.len() {
+        let mv = position.parse_move(tokens[index]).map_err(|error| {
+            format!(
+                "--after: action {} ('{}'): {error}",
+                actions.len() + 1,
+                tokens[index]
+            )
+        })?;
+        let switch = tokens.get(index + 1) == Some(&"switch");
+        actions.push(Action { mv, switch });
+        position.play(mv);
+        index += 1 + usize::from(switch);
+    }
+    Ok(actions)
+}
+
+fn actions_text(actions: &[Action]) -> String {
+    actions
+        .iter()
+        .map(|action| action.to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// Runs the command; its only failure is bad input.
 pub fn run(args: &SolveArgs) -> Result<(), Failure> {
     let fen = args.fen.as_deref().unwrap_or(Position::START_FEN);
@@ -69,10 +131,42 @@ pub fn run(args: &SolveArgs) -> Result<(), Failure> {
         rules: args.variant.variant(args.rules.rules()).rules(),
         attacker_switches: true,
     };
+    let path = parse_path(&position, &args.after).or_usage()?;
+    let not_in_tree = |error: NotInTree| {
+        format!(
+            "--after: action {} ({}): {}",
+            error.index + 1,
+            path[error.index],
+            error.reason
+        )
+    };
+    if let Some(depth) = args.split {
+        let leaves = split(&position, &path, problem, depth, args.plies)
+            .map_err(not_in_tree)
+            .or_usage()?;
+        let mut out = std::io::stdout().lock();
+        for leaf in leaves {
+            let subproblem = Subproblem {
+                after: actions_text(&leaf.path),
+                fen: leaf.node.position.to_fen(),
+                switches: leaf.node.run.switches(),
+                limit: leaf.node.run.limit(),
+                attacker_to_move: leaf.node.attacker,
+                plies: leaf.plies,
+                settled: leaf.settled.map(|win| if win { "win" } else { "none" }),
+            };
+            let line = serde_json::to_string(&subproblem).expect("a subproblem always serializes");
+            if writeln!(out, "{line}").is_err() {
+                // Whoever reads has stopped reading (`| head`).
+                break;
+            }
+        }
+        return Ok(());
+    }
     let started = Instant::now();
     let from_book = problem
         .rules
-        .filter(|_| !args.no_book)
+        .filter(|_| !args.no_book && path.is_empty())
         .and_then(|rules| Book::built_in().answer(&position, rules, args.plies));
     let solution = match from_book {
         Some(answer) => {
@@ -85,7 +179,9 @@ pub fn run(args: &SolveArgs) -> Result<(), Failure> {
                 nodes: 0,
             }
         }
-        None => solve(&position, problem, args.plies, args.threads.into()),
+        None => solve_after(&position, &path, problem, args.plies, args.threads.into())
+            .map_err(not_in_tree)
+            .or_usage()?,
     };
     let line: Vec<String> = solution
         .win

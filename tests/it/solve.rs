@@ -210,6 +210,130 @@ fn the_solve_command_reports_wins_lines_and_their_absence() {
     );
 }
 
+/// The plies to the attacker's win from a node of a split's tree, from the
+/// answers of the leaves below it (their paths from the root, each a
+/// node's `depth` plies deep): the shortest at the attacker's nodes, the
+/// longest at the defender's, no win where a defender's child has none.
+fn combined(leaves: &[(Vec<Action>, Option<u32>)], depth: usize, attacker: bool) -> Option<u32> {
+    if leaves.len() == 1 && leaves[0].0.len() == depth {
+        return leaves[0].1;
+    }
+    let mut values = Vec::new();
+    let mut start = 0;
+    while start < leaves.len() {
+        let action = leaves[start].0[depth];
+        let end = start
+            + leaves[start..]
+                .iter()
+                .take_while(|leaf| leaf.0[depth] == action)
+                .count();
+        // A switch keeps the move with the same player.
+        let child_attacker = attacker == action.switch;
+        values
+            .push(combined(&leaves[start..end], depth + 1, child_attacker).map(|plies| plies + 1));
+        start = end;
+    }
+    if attacker {
+        values.into_iter().flatten().min()
+    } else if values.iter().all(Option::is_some) {
+        values.into_iter().flatten().max()
+    } else {
+        None
+    }
+}
+
+/// A split's subproblems, each solved after its path and combined as the
+/// game tree does, answer as one solve from the root: on positions of SSCC
+/// play under each rule, at splits of 1 and 2 plies.
+#[test]
+fn a_split_solved_in_parts_answers_as_one_solve() {
+    use catena_engine::solve::{solve, solve_after, split};
+    let states = states();
+    let (mut wins, mut cases) = (0, 0);
+    for (index, (position, _)) in states.iter().enumerate().step_by(7) {
+        let rule = SwitchRule::ALL[index % SwitchRule::ALL.len()];
+        let problem = Problem {
+            rules: Some(Rules::new(rule, 2).unwrap()),
+            attacker_switches: true,
+        };
+        let plies = 3;
+        let whole = solve(position, problem, plies, 1)
+            .win
+            .map(|(plies, _)| plies);
+        for depth in [1, 2] {
+            let leaves: Vec<(Vec<Action>, Option<u32>)> =
+                split(position, &[], problem, depth, plies)
+                    .unwrap()
+                    .into_par_iter()
+                    .map(|leaf| {
+                        let value = match leaf.settled {
+                            Some(won) => won.then_some(0),
+                            None => solve_after(position, &leaf.path, problem, leaf.plies, 1)
+                                .unwrap()
+                                .win
+                                .map(|(plies, _)| plies),
+                        };
+                        (leaf.path, value)
+                    })
+                    .collect();
+            assert_eq!(
+                combined(&leaves, 0, true),
+                whole,
+                "{position} rule {rule}, split {depth}"
+            );
+            cases += 1;
+        }
+        wins += usize::from(whole.is_some());
+    }
+    assert!(cases >= 60 && wins >= 8, "{cases} cases, {wins} wins");
+}
+
+/// `--split` lists the nodes below a path, one JSON object a line, and
+/// `--after` asks the root's question below it: after the first action of
+/// a switch win, the root's player is still to move (the switch kept the
+/// move) and wins a ply sooner; after a stay the defender is to move.
+#[test]
+fn the_solve_command_splits_and_solves_below_a_path() {
+    let fen = "Nnbk4/pp2b1p1/3p4/1BpP1P1Q/4Pp2/8/PPP3P1/R1B1K1N1 b Q - 0 14";
+    let whole: serde_json::Value =
+        serde_json::from_slice(&catena(&["solve", fen, "--plies", "3", "--json"]).stdout).unwrap();
+    let first = whole["first"].as_str().unwrap();
+    let below: serde_json::Value = serde_json::from_slice(
+        &catena(&["solve", fen, "--plies", "2", "--json", "--after", first]).stdout,
+    )
+    .unwrap();
+    assert_eq!(
+        (&below["result"], &below["plies"]),
+        (&whole["result"], &serde_json::json!(1))
+    );
+
+    let output = catena(&[
+        "solve", fen, "--plies", "3", "--split", "1", "--after", first,
+    ]);
+    assert!(output.status.success());
+    let leaves: Vec<serde_json::Value> = String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    let position = Position::from_fen(fen).unwrap();
+    let after = position.after(position.parse_move(&first[..4]).unwrap());
+    let moves: std::collections::BTreeSet<&str> = leaves
+        .iter()
+        .map(|leaf| leaf["after"].as_str().unwrap().split(' ').nth(2).unwrap())
+        .collect();
+    assert_eq!(moves.len(), after.legal_moves().len());
+    for leaf in &leaves {
+        let path = leaf["after"].as_str().unwrap();
+        assert!(path.starts_with(&format!("{first} ")), "{leaf}");
+        assert_eq!(
+            leaf["attacker_to_move"],
+            path.ends_with(" switch"),
+            "{leaf}"
+        );
+        assert_eq!(leaf["plies"], 2, "{leaf}");
+    }
+}
+
 /// Bad input: one line on stderr, status 2, nothing on stdout.
 #[test]
 fn the_solve_command_refuses_bad_input_with_status_2() {
@@ -221,6 +345,17 @@ fn the_solve_command_refuses_bad_input_with_status_2() {
         &["solve", "--min-enclosed", "0"],
         &["solve", "--threads", "0"],
         &["solve", "8/8/8/8/8/8/8/8 w - - 0 1"],
+        &["solve", "--after", "e2e4 e2e4"],
+        &["solve", "--after", "switch e2e4"],
+        &["solve", "--after", "e2e4 switch"],
+        &["solve", "--split", "0"],
+        &[
+            "solve",
+            "--split",
+            "2",
+            "--after",
+            "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8 g1f3",
+        ],
     ] {
         let output = catena(args);
         let stderr = String::from_utf8_lossy(&output.stderr);

@@ -36,7 +36,7 @@ use crate::history::Histories;
 use crate::movepick::{MovePicker, OrderingHints, Switches};
 use catena_core::board::attacks::pawn_attacks;
 use catena_core::board::{Castling, Color, Move, MoveKind, Piece, Position, Square, Wing};
-use catena_core::game::{Action, Rules, SwitchRun};
+use catena_core::game::{Action, Rules, SwitchRun, forms_chain};
 use catena_core::rng::SplitMix64;
 
 /// Proof and disproof numbers beyond any count of leaves.
@@ -950,6 +950,116 @@ fn mix(value: u64) -> u64 {
     SplitMix64::new(value).next_u64()
 }
 
+/// An action of a path that the node it is played in does not have.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NotInTree {
+    /// Its index in the path.
+    pub index: usize,
+    /// What is wrong: not a legal action there, or the game is over before it.
+    pub reason: &'static str,
+}
+
+impl<'a> Solver<'a> {
+    /// The node `path` leads to from `root`, the positions on the way left
+    /// on the line (so that repetitions below it count as in one search
+    /// from the root). Every action must be one the node it is played in
+    /// has: a legal move, and a switch only where it is allowed; and no
+    /// node on the way may be over by rule.
+    fn descend(&mut self, root: &Node, path: &[Action], plies: u32) -> Result<Node, NotInTree> {
+        self.repetitions = plies + (self.line.len() + path.len()) as u32 >= REPETITION_PLIES;
+        let mut node = root.clone();
+        for (index, &action) in path.iter().enumerate() {
+            if self.drawn_or_spent(&node, u32::MAX) {
+                return Err(NotInTree {
+                    index,
+                    reason: "the game is drawn by rule before it",
+                });
+            }
+            let switches = self.switches(&node);
+            let legal = node.position.legal_moves().contains(&action.mv)
+                && (!action.switch
+                    || switches
+                        .is_some_and(|rules| forms_chain(&node.position, action.mv, &rules)));
+            if !legal {
+                return Err(NotInTree {
+                    index,
+                    reason: "not a legal action there",
+                });
+            }
+            self.line.push(node.position.key());
+            node = self.child(&node, action, switches);
+        }
+        Ok(node)
+    }
+}
+
+/// A node `plies` below the root of a split (`split`): a subproblem, or a
+/// node the split already settled.
+#[derive(Clone, Debug)]
+pub struct Leaf {
+    /// The actions from the root.
+    pub path: Vec<Action>,
+    pub node: Node,
+    /// The plies left of the root's bound.
+    pub plies: u32,
+    /// `Some(true)` where the attacker has already won (the defender's side
+    /// is mated), `Some(false)` where the game is over otherwise or no
+    /// plies are left; `None` for a subproblem.
+    pub settled: Option<bool>,
+}
+
+/// The nodes `depth` plies below the node that `path` leads to from
+/// `position` (whose player to move is the attacker) under a bound of
+/// `max_plies` plies from that root, in the engine's order; nodes where the
+/// game ends sooner are leaves too, settled. Solving each open leaf within
+/// its plies (`solve_after` with its path) and combining the answers (the
+/// attacker's nodes take the best child, the defender's the worst) gives
+/// the root's answer.
+pub fn split(
+    position: &Position,
+    path: &[Action],
+    problem: Problem,
+    depth: u32,
+    max_plies: u32,
+) -> Result<Vec<Leaf>, NotInTree> {
+    let never = AtomicBool::new(false);
+    let mut solver = Solver::new(problem, &never);
+    let node = solver.descend(&Node::root(position.clone()), path, max_plies)?;
+    let mut leaves = Vec::new();
+    let mut prefix = path.to_vec();
+    solver.split_below(&node, &mut prefix, depth, max_plies, &mut leaves);
+    Ok(leaves)
+}
+
+impl<'a> Solver<'a> {
+    fn split_below(
+        &mut self,
+        node: &Node,
+        path: &mut Vec<Action>,
+        depth: u32,
+        plies: u32,
+        leaves: &mut Vec<Leaf>,
+    ) {
+        let settled = self.terminal(node, plies).map(|numbers| numbers.proof == 0);
+        if settled.is_some() || depth == 0 {
+            leaves.push(Leaf {
+                path: path.clone(),
+                node: node.clone(),
+                plies,
+                settled,
+            });
+            return;
+        }
+        self.line.push(node.position.key());
+        for (action, child) in self.actions(node) {
+            path.push(action);
+            self.split_below(&child, path, depth - 1, plies - 1, leaves);
+            path.pop();
+        }
+        self.line.pop();
+    }
+}
+
 /// What `solve` found.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Solution {
@@ -964,42 +1074,64 @@ pub struct Solution {
 /// `max_plies` plies, and the shortest; with `threads` above 1 the root's
 /// actions are proved in parallel, the first win cancelling the rest.
 pub fn solve(position: &Position, problem: Problem, max_plies: u32, threads: usize) -> Solution {
+    solve_after(position, &[], problem, max_plies, threads)
+        .expect("an empty path leads to the root")
+}
+
+/// As `solve`, at the node `path` leads to from `position`: whether the
+/// player to move in `position` (the attacker, who need not be the one to
+/// move at the end of the path) forces a win within `max_plies` more plies,
+/// the positions of the path counting for repetitions. The subproblems of
+/// a `split`. A node where the attacker has already won is a win in 0 plies.
+pub fn solve_after(
+    position: &Position,
+    path: &[Action],
+    problem: Problem,
+    max_plies: u32,
+    threads: usize,
+) -> Result<Solution, NotInTree> {
     let never = AtomicBool::new(false);
-    let root = Node::root(position.clone());
     let mut solver = Solver::new(problem, &never);
-    if solver.terminal(&root, max_plies).is_some() {
-        // Mated, stalemated or drawn already: nothing to win.
-        return Solution {
-            win: None,
+    let node = solver.descend(&Node::root(position.clone()), path, max_plies)?;
+    if let Some(numbers) = solver.terminal(&node, max_plies) {
+        // Mated, stalemated or drawn already: nothing left to play.
+        return Ok(Solution {
+            win: (numbers.proof == 0).then(Vec::new).map(|line| (0, line)),
             nodes: 1,
-        };
+        });
     }
     let mut nodes = 0;
     for plies in 1..=max_plies {
         let wins = if threads <= 1 {
-            solver.wins(&root, plies) == Some(true)
+            solver.wins(&node, plies) == Some(true)
         } else {
-            let (wins, spent) = wins_in_parallel(&root, problem, plies, threads);
+            let (wins, spent) = wins_in_parallel(&node, &solver.line, problem, plies, threads);
             nodes += spent;
             wins
         };
         if wins {
-            let line = solver.line(&root, plies).unwrap_or_default();
-            return Solution {
+            let line = solver.line(&node, plies).unwrap_or_default();
+            return Ok(Solution {
                 win: Some((plies, line)),
                 nodes: nodes + solver.nodes(),
-            };
+            });
         }
     }
-    Solution {
+    Ok(Solution {
         win: None,
         nodes: nodes + solver.nodes(),
-    }
+    })
 }
 
 /// Whether some action of `root` wins within `plies`, each action proved by
 /// its own solver on a pool of `threads`; and the nodes they spent.
-fn wins_in_parallel(root: &Node, problem: Problem, plies: u32, threads: usize) -> (bool, u64) {
+fn wins_in_parallel(
+    root: &Node,
+    line: &[u64],
+    problem: Problem,
+    plies: u32,
+    threads: usize,
+) -> (bool, u64) {
     use rayon::prelude::*;
     let found = AtomicBool::new(false);
     let children = Solver::new(problem, &found).actions(root);
@@ -1012,6 +1144,7 @@ fn wins_in_parallel(root: &Node, problem: Problem, plies: u32, threads: usize) -
             .par_iter()
             .map(|child| {
                 let mut solver = Solver::new(problem, &found);
+                solver.line.extend_from_slice(line);
                 solver.line.push(root.position.key());
                 let wins = solver.wins(&child.1, plies - 1) == Some(true);
                 if wins {
