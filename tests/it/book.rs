@@ -240,3 +240,106 @@ fn a_book_line_is_read_only_when_it_holds_together() {
         assert!(error.contains(expected), "{text}: {error}");
     }
 }
+
+/// Every settled record of the books in `book/`, each with its file.
+fn shipped_records() -> Vec<(&'static str, Record)> {
+    let mut records = Vec::new();
+    for file in ["openings-balanced.epd", "openings-sscc-balanced.epd"] {
+        let text =
+            std::fs::read_to_string(format!("{}/book/{file}", env!("CARGO_MANIFEST_DIR"))).unwrap();
+        for line in text.lines().filter(|line| !line.starts_with('#')) {
+            let record = Record::parse(line).unwrap_or_else(|error| panic!("{file}: {error}"));
+            if record.verdict.settled() {
+                records.push((file, record));
+            }
+        }
+    }
+    records
+}
+
+/// Every win of the shipped books, played out: each action is legal in
+/// the game, and the line ends in the mate of the side the defender holds
+/// there, which the player to move at the book's position wins. The lines
+/// that are one player's run (every action but the last a switch) are
+/// counted: the book is mostly made of them.
+#[test]
+fn every_win_of_the_books_replays_to_the_attackers_mate() {
+    use catena_core::game::{GameState, Termination};
+    let (mut wins, mut runs) = (0, 0);
+    for (file, record) in shipped_records() {
+        let Verdict::Win { plies, line } = &record.verdict else {
+            continue;
+        };
+        let start = Position::from_fen(&record.fen).unwrap();
+        let mut game = GameState::new(start.clone(), record.rules);
+        let attacker = game.controller(start.side_to_move());
+        for &action in line {
+            game.apply(action)
+                .unwrap_or_else(|error| panic!("{file}: {}: {action}: {error}", record.fen));
+        }
+        let outcome = game.outcome();
+        assert_eq!(
+            outcome.map(|outcome| outcome.termination),
+            Some(Termination::Checkmate),
+            "{file}: {}",
+            record.fen
+        );
+        assert_eq!(game.score_of(attacker), Some(1.0), "{file}: {}", record.fen);
+        assert_eq!(line.len(), *plies as usize, "{file}: {}", record.fen);
+        wins += 1;
+        runs += usize::from(line[..line.len() - 1].iter().all(|action| action.switch));
+    }
+    println!("{wins} wins, {runs} of them one player's run");
+    assert!(wins >= 80 && runs >= 40, "{wins} wins, {runs} runs");
+}
+
+/// A seeded sample of 50 settled records of the shipped books, proved
+/// again by the solver from an empty table: the same verdict within the
+/// record's bound, a win in as many plies, and the book's first action one
+/// that keeps the win.
+#[test]
+#[ignore = "long tier (issue 53): about 10 s on 2 cores"]
+fn a_seeded_sample_of_the_books_is_proved_again() {
+    use catena_core::rng::SplitMix64;
+    use catena_engine::solve::{Problem, solve, solve_after};
+    use rayon::prelude::*;
+
+    let mut records = shipped_records();
+    let mut random = SplitMix64::new(53);
+    // A Fisher-Yates shuffle's first 50.
+    for index in 0..50 {
+        let other = index + random.below(records.len() - index);
+        records.swap(index, other);
+    }
+    records.truncate(50);
+    let failures: Vec<String> = records
+        .par_iter()
+        .filter_map(|(file, record)| {
+            let position = Position::from_fen(&record.fen).unwrap();
+            let problem = Problem {
+                rules: Some(record.rules),
+                attacker_switches: true,
+            };
+            let found = solve(&position, problem, record.bound, 1).win;
+            let agrees = match (&record.verdict, &found) {
+                (Verdict::None, None) => true,
+                (Verdict::Win { plies, line }, Some((found, _))) => {
+                    plies == found
+                        && (*plies == 1
+                            || solve_after(&position, &line[..1], problem, plies - 1, 1)
+                                .unwrap()
+                                .win
+                                .is_some())
+                }
+                _ => false,
+            };
+            (!agrees).then(|| {
+                format!(
+                    "{file}: {}: book {:?}, solver {found:?}",
+                    record.fen, record.verdict
+                )
+            })
+        })
+        .collect();
+    assert!(failures.is_empty(), "{failures:#?}");
+}
