@@ -497,3 +497,35 @@ fn every_puzzle_is_proven_again() {
         .collect();
     assert!(failures.is_empty(), "{failures:#?}");
 }
+
+/// `--threads`: two helpers, each with its table, answer as one solver:
+/// every 8th puzzle (a win, within its D and within one ply less) and
+/// positions of SSCC play within 4 plies.
+#[test]
+fn two_threads_answer_as_one() {
+    use catena::tools::puzzles::read_puzzle;
+    use catena_engine::solve::solve;
+    let mut cases: Vec<(Position, Rules, u32)> = Vec::new();
+    for line in puzzle_lines().iter().step_by(8) {
+        let (puzzle, rules) = read_puzzle(line).unwrap();
+        let position = Position::from_fen(&puzzle.fen).unwrap();
+        cases.push((position.clone(), rules, puzzle.plies));
+        cases.push((position, rules, puzzle.plies - 1));
+    }
+    for (position, _) in states().into_iter().step_by(25) {
+        cases.push((position, Rules::default(), 4));
+    }
+    let (mut wins, mut nones) = (0, 0);
+    for (position, rules, plies) in cases {
+        let problem = Problem {
+            rules: Some(rules),
+            attacker_switches: true,
+        };
+        let one = solve(&position, problem, plies, 1);
+        let two = solve(&position, problem, plies, 2);
+        assert_eq!(one.win, two.win, "{position} within {plies}");
+        wins += usize::from(one.win.is_some());
+        nones += usize::from(one.win.is_none());
+    }
+    assert!(wins >= 30 && nones >= 30, "{wins} wins, {nones} without");
+}

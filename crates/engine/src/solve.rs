@@ -27,7 +27,7 @@
 //! see: an entry is then reused only where the same repetitions are
 //! possible, which is sound, at the price of fewer transpositions.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use arrayvec::ArrayVec;
 use once_cell::sync::Lazy;
@@ -1100,64 +1100,62 @@ pub fn solve_after(
             nodes: 1,
         });
     }
-    let mut nodes = 0;
+    // Each helper keeps its table from one root action to the next and
+    // from one bound to the next, as the one solver does.
+    let found = AtomicBool::new(false);
+    let mut helpers: Vec<Solver> = (0..threads)
+        .filter(|_| threads > 1)
+        .map(|_| {
+            let mut helper = Solver::new(problem, &found);
+            helper.line.clone_from(&solver.line);
+            helper
+        })
+        .collect();
     for plies in 1..=max_plies {
-        let wins = if threads <= 1 {
+        let wins = if helpers.is_empty() {
             solver.wins(&node, plies) == Some(true)
         } else {
-            let (wins, spent) = wins_in_parallel(&node, &solver.line, problem, plies, threads);
-            nodes += spent;
-            wins
+            wins_in_parallel(&node, plies, &mut helpers, &found)
         };
         if wins {
             let line = solver.line(&node, plies).unwrap_or_default();
             return Ok(Solution {
                 win: Some((plies, line)),
-                nodes: nodes + solver.nodes(),
+                nodes: solver.nodes() + helpers.iter().map(Solver::nodes).sum::<u64>(),
             });
         }
     }
     Ok(Solution {
         win: None,
-        nodes: nodes + solver.nodes(),
+        nodes: solver.nodes() + helpers.iter().map(Solver::nodes).sum::<u64>(),
     })
 }
 
-/// Whether some action of `root` wins within `plies`, each action proved by
-/// its own solver on a pool of `threads`; and the nodes they spent.
-fn wins_in_parallel(
-    root: &Node,
-    line: &[u64],
-    problem: Problem,
-    plies: u32,
-    threads: usize,
-) -> (bool, u64) {
-    use rayon::prelude::*;
-    let found = AtomicBool::new(false);
-    let children = Solver::new(problem, &found).actions(root);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .expect("a thread pool of a few threads can be built");
-    let spent: Vec<(bool, u64)> = pool.install(|| {
-        children
-            .par_iter()
-            .map(|child| {
-                let mut solver = Solver::new(problem, &found);
-                solver.line.extend_from_slice(line);
-                solver.line.push(root.position.key());
-                let wins = solver.wins(&child.1, plies - 1) == Some(true);
-                if wins {
-                    found.store(true, Ordering::Relaxed);
+/// Whether some action of `node` wins within `plies`, the actions handed
+/// out in the engine's order to `helpers`, one thread each, the first win
+/// (`found`, the helpers' stop) ending the others' searches.
+fn wins_in_parallel(node: &Node, plies: u32, helpers: &mut [Solver], found: &AtomicBool) -> bool {
+    let children = helpers[0].actions(node);
+    let next = AtomicUsize::new(0);
+    found.store(false, Ordering::Relaxed);
+    std::thread::scope(|scope| {
+        for helper in helpers.iter_mut() {
+            let (children, next) = (&children, &next);
+            scope.spawn(move || {
+                helper.line.push(node.position.key());
+                while let Some((_, child)) = children.get(next.fetch_add(1, Ordering::Relaxed)) {
+                    if helper.wins(child, plies - 1) == Some(true) {
+                        found.store(true, Ordering::Relaxed);
+                    }
+                    if found.load(Ordering::Relaxed) {
+                        break;
+                    }
                 }
-                (wins, solver.nodes())
-            })
-            .collect()
+                helper.line.pop();
+            });
+        }
     });
-    (
-        spent.iter().any(|&(wins, _)| wins),
-        spent.iter().map(|&(_, nodes)| nodes).sum(),
-    )
+    found.load(Ordering::Relaxed)
 }
 
 #[cfg(test)]
