@@ -10,14 +10,16 @@ the results add up.
         [--address ADDRESS] [--workers N] [--catena PATH]
 
 `solve` asks `catena solve --split K` for the nodes K plies below the
-root, solves each (`catena solve --after PATH --plies D-K`) as a Ray task,
+root, solves them (`catena solve --after PATH --plies D-K`) as Ray tasks,
 and combines the answers as the game tree does: at a node where the root's
 player is to move the shortest win of any child, at the opponent's the
-longest of all children (no win if one child has none). The verdict and
-the plies are those of one `catena solve FEN --plies D` (the subproblems
-keep the path's positions for repetitions); the line is the root's
-shortest win against the longest defence. `--state FILE` keeps every
-solved subproblem, so a rerun solves only the rest.
+longest of all children, or no win as soon as one child has none; the
+subproblems below a node whose value is known are not solved (or are
+stopped), and each opponent's node has its first reply solved before any
+second one. The verdict and the plies are those of one `catena solve FEN
+--plies D` (the subproblems keep the path's positions for repetitions);
+the line is the root's shortest win against the longest defence. `--state
+FILE` keeps every solved subproblem, so a rerun solves only the rest.
 
     python3 cluster/driver.py sprt A B --openings FILE [--engines FILE]
         [--each KEY=VALUE ...] [--tc TC] [--variant sscc|chess]
@@ -217,44 +219,81 @@ def actions_of(after):
     return actions
 
 
+UNKNOWN = object()  # a node's value before enough of its subproblems are solved
+
+
 class Tree:
-    """The game tree above the subproblems, rebuilt from their paths; each
-    node's value is the plies to the root player's win from it (`None`: no
-    win within the bound)."""
+    """The game tree above the subproblems, rebuilt from their paths. A
+    node's value is the plies to the root player's win from it, `None` for
+    no win within the bound, or UNKNOWN. It is known as soon as it can be:
+    at the opponent's node when one child has no win (that reply refutes
+    everything below), otherwise once every child is known; so that the
+    subproblems under a known node need not be solved."""
 
-    def __init__(self):
-        self.children = {}  # action -> Tree, in the engine's order
-        self.attacker = True
-        self.leaf = None  # the subproblem's key, for a leaf
+    def __init__(self, parent=None, attacker=True, action=None):
+        self.parent, self.attacker, self.action = parent, attacker, action
+        self.children = []  # in the engine's order
+        self.value = UNKNOWN
+        self.line = []
 
-    def add(self, actions, key):
+    def add(self, actions):
+        """The leaf at the end of `actions`, made with the nodes above it."""
         node = self
         for action in actions:
-            mover_stays = action.endswith(" switch")
-            child = node.children.get(action)
-            if child is None:
-                child = node.children[action] = Tree()
-                child.attacker = node.attacker if mover_stays else not node.attacker
-            node = child
-        node.leaf = key
+            if not node.children or node.children[-1].action != action:
+                # A switch keeps the move with the same player.
+                mover_stays = action.endswith(" switch")
+                attacker = node.attacker if mover_stays else not node.attacker
+                node.children.append(Tree(node, attacker, action))
+            node = node.children[-1]
+        return node
 
-    def value(self, answers):
-        """The plies to a win from this node, and the line: at the root
-        player's node the first shortest win, at the opponent's the longest
-        defence (the first, in the engine's order)."""
-        if self.leaf is not None:
-            return answers[self.leaf]
+    def settle(self, value, line):
+        """Gives a leaf its value, and each node above it the value that follows."""
+        self.value, self.line = value, line
+        node = self.parent
+        while node is not None and node.value is UNKNOWN:
+            node.value, node.line = node.combined()
+            node = node.parent
+
+    def combined(self):
+        """This node's value and line from its children's: the first shortest
+        win at the root player's node, the first longest defence at the
+        opponent's."""
+        values = [child.value for child in self.children]
+        if not self.attacker and any(value is None for value in values):
+            return None, []
+        if any(value is UNKNOWN for value in values):
+            return UNKNOWN, []
         best = None
-        for action, child in self.children.items():
-            plies, line = child.value(answers)
-            if plies is None:
-                if not self.attacker:
-                    return None, []
+        for child in self.children:
+            if child.value is None:
                 continue
-            plies += 1
-            if best is None or (plies < best[0] if self.attacker else plies > best[0]):
-                best = (plies, [action, *line])
-        return best if best else (None, [])
+            if best is None or (child.value < best.value if self.attacker else child.value > best.value):
+                best = child
+        if best is None:
+            return None, []
+        return best.value + 1, [best.action, *best.line]
+
+    def needed(self):
+        """Whether this node's value still matters: no node above it is known."""
+        node = self
+        while node is not None:
+            if node.value is not UNKNOWN:
+                return False
+            node = node.parent
+        return True
+
+    def urgency(self):
+        """The order subproblems are given out in: the first reply of every
+        opponent's node before any second reply, since one reply without a
+        win settles the node; then the engine's order."""
+        rank, node = 0, self
+        while node.parent is not None:
+            if not node.parent.attacker:
+                rank += node.parent.children.index(node)
+            node = node.parent
+        return rank
 
 
 def read_solved(path, subproblems):
@@ -294,19 +333,37 @@ def run_solve(args):
     leaves = [json.loads(line) for line in split.splitlines() if line.strip()]
     subproblems = {leaf["after"]: leaf for leaf in leaves}
     solved = read_solved(args.state, subproblems)
-    todo = [leaf for leaf in leaves if leaf["settled"] is None and leaf["after"] not in solved]
-    print(f"{len(leaves)} nodes {args.split} plies below the root: {len(todo)} to solve, "
+    tree = Tree()
+    nodes = {}
+    for leaf in leaves:
+        nodes[leaf["after"]] = tree.add(actions_of(leaf["after"]))
+    for leaf in leaves:
+        node = nodes[leaf["after"]]
+        if leaf["settled"] is not None:
+            node.settle(0 if leaf["settled"] == "win" else None, [])
+        elif leaf["after"] in solved:
+            record = solved[leaf["after"]]
+            node.settle(record["plies"] if record["result"] == "win" else None, record["line"])
+    todo = sorted((leaf for leaf in leaves if nodes[leaf["after"]].value is UNKNOWN),
+                  key=lambda leaf: nodes[leaf["after"]].urgency())
+    print(f"{len(leaves)} nodes {args.split} plies below the root: {len(todo)} open, "
           f"{len(solved)} solved before, {len(leaves) - len(todo) - len(solved)} settled by the split",
           file=sys.stderr)
 
     started = time.monotonic()
-    if todo:
+    spent = sum(record["nodes"] for record in solved.values())
+    if tree.value is UNKNOWN:
         ray = connect(args.address, args.workers)
         task = ray.remote(max_retries=args.retries, retry_exceptions=[Transient])(solve_subproblem)
-        running = {task.remote(args.catena, solve_args, leaf["after"], leaf["plies"]): leaf for leaf in todo}
+        slots = max(1, int(ray.cluster_resources().get("CPU", args.workers)))
+        running = {}
         state = open(args.state, "a") if args.state else None
         try:
-            while running:
+            while tree.value is UNKNOWN:
+                todo = [leaf for leaf in todo if nodes[leaf["after"]].needed()]
+                while todo and len(running) < slots:
+                    leaf = todo.pop(0)
+                    running[task.remote(args.catena, solve_args, leaf["after"], leaf["plies"])] = leaf
                 finished, _ = ray.wait(list(running), num_returns=1)
                 for reference in finished:
                     leaf = running.pop(reference)
@@ -318,35 +375,33 @@ def run_solve(args):
                                       2 if bad_input else 1) from None
                     record["plies_left"] = leaf["plies"]
                     solved[leaf["after"]] = record
+                    spent += record["nodes"]
                     if state:
                         state.write(json.dumps(record) + "\n")
                         state.flush()
-                    print(f"subproblem {len(solved)}/{len(leaves)}: {record['after']}: {record['result']} "
+                    win = record["result"] == "win"
+                    nodes[leaf["after"]].settle(record["plies"] if win else None, record["line"])
+                    print(f"subproblem {len(solved)}: {record['after']}: {record['result']} "
                           f"plies {record['plies']} nodes {record['nodes']}", file=sys.stderr)
+                # The subproblems whose answer no longer matters stop.
+                for reference, leaf in list(running.items()):
+                    if not nodes[leaf["after"]].needed():
+                        ray.cancel(reference)
+                        del running[reference]
         finally:
             if state:
                 state.close()
             for reference in running:
-                ray.cancel(reference, force=True)
+                ray.cancel(reference)
             ray.shutdown()
 
-    answers = {}
-    for leaf in leaves:
-        if leaf["settled"] is not None:
-            answers[leaf["after"]] = (0, []) if leaf["settled"] == "win" else (None, [])
-        else:
-            record = solved[leaf["after"]]
-            answers[leaf["after"]] = (record["plies"], record["line"]) if record["result"] == "win" else (None, [])
-    tree = Tree()
-    for leaf in leaves:
-        tree.add(actions_of(leaf["after"]), leaf["after"])
-    plies, line = tree.value(answers)
+    plies, line = tree.value, tree.line
     result = {"result": "win" if plies is not None else "none",
               "first": line[0] if line else "0000",
               "line": line,
               "plies": plies if plies is not None else args.plies,
-              "nodes": sum(record["nodes"] for record in solved.values()),
-              "subproblems": len(leaves),
+              "nodes": spent,
+              "subproblems": len(solved),
               "time": round(1000 * (time.monotonic() - started))}
     print(json.dumps(result))
     return 0
@@ -460,7 +515,7 @@ def run_sprt(args):
                 print(f"pair {pairs.pairs()} opening {record['opening']}: Ptnml(0-2) {pairs.counts}, "
                       f"Elo {pairs.elo():+.1f}{llr}", file=sys.stderr)
         for reference in running:
-            ray.cancel(reference, force=True)
+            ray.cancel(reference)
     finally:
         if state:
             state.close()
