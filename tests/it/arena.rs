@@ -1189,3 +1189,55 @@ fn a_missing_working_directory_is_named() {
         "{stderr}"
     );
 }
+
+/// `openings/sscc-human.epd` (issue 55): openings no engine chose, the
+/// named lines of human play of 1 to 3 plies. Every one loads, each is
+/// reached from the start position within 3 plies, and none is repeated.
+#[test]
+fn the_human_openings_are_short_distinct_lines_from_the_start() {
+    use catena::arena::load_openings;
+    use catena_core::game::Rules;
+    use std::collections::HashSet;
+
+    let mut reachable = HashSet::new();
+    let mut layer = vec![Position::startpos()];
+    for _ in 0..3 {
+        let mut next = Vec::new();
+        for position in &layer {
+            for mv in position.legal_moves() {
+                let child = position.after(mv);
+                if reachable.insert(board_fields(&child)) {
+                    next.push(child);
+                }
+            }
+        }
+        layer = next;
+    }
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("openings/sscc-human.epd");
+    let openings = load_openings(&path, Rules::default(), None).unwrap();
+    assert!(openings.len() >= 200, "only {} openings", openings.len());
+    let mut seen = HashSet::new();
+    for opening in &openings {
+        let fields = board_fields(&opening.start);
+        assert!(
+            reachable.contains(&fields),
+            "{fields}: not within 3 plies of the start"
+        );
+        assert!(seen.insert(fields.clone()), "{fields} twice");
+    }
+}
+
+/// A position's first four FEN fields, the en passant square only where a
+/// capture can take it (as EPD writers put it).
+fn board_fields(position: &Position) -> String {
+    let fen = position.to_fen();
+    let mut fields: Vec<&str> = fen.split_whitespace().take(4).collect();
+    let en_passant_capture = position
+        .legal_moves()
+        .iter()
+        .any(|mv| mv.kind() == catena_core::board::MoveKind::EnPassant);
+    if !en_passant_capture {
+        fields[3] = "-";
+    }
+    fields.join(" ")
+}
