@@ -31,8 +31,10 @@ for case in "${cases[@]}"; do
     for _ in $(seq "$runs"); do
         for build in old new; do
             binary=${!build}
+            # A build with the opening book must solve, not look up.
+            book=$("$binary" solve --help | grep -q -- --no-book && echo --no-book || true)
             # shellcheck disable=SC2086 # the options are words
-            result=$("$binary" solve ${fen:+"$fen"} $options | tail -1)
+            result=$("$binary" solve ${fen:+"$fen"} $options $book | tail -1)
             # result win|none first <uci>[ switch] plies <d> nodes <n> time <ms>
             line[$build]=$(sed -E 's/ time [0-9]+$//' <<<"$result")
             ms[$build]=$((ms[$build] + $(awk '{print $NF}' <<<"$result")))

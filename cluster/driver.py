@@ -350,10 +350,12 @@ def run_solve(args):
           f"{len(solved)} solved before, {len(leaves) - len(todo) - len(solved)} settled by the split",
           file=sys.stderr)
 
-    started = time.monotonic()
     spent = sum(record["nodes"] for record in solved.values())
+    started = time.monotonic()
     if tree.value is UNKNOWN:
         ray = connect(args.address, args.workers)
+        # The time counts the solving, from when the cluster is up.
+        started = time.monotonic()
         task = ray.remote(max_retries=args.retries, retry_exceptions=[Transient])(solve_subproblem)
         slots = max(1, int(ray.cluster_resources().get("CPU", args.workers)))
         running = {}
