@@ -405,7 +405,7 @@ def run_solve(args):
               "nodes": spent,
               "subproblems": len(solved),
               "time": round(1000 * (time.monotonic() - started))}
-    print(json.dumps(result))
+    print(json.dumps(result), file=RESULTS, flush=True)
     return 0
 
 
@@ -525,8 +525,21 @@ def run_sprt(args):
     result = {"pairs": pairs.pairs(), "pentanomial": pairs.counts, "elo": pairs.elo()}
     if sprt:
         result.update(llr=sprt.llr(pairs), verdict=verdict or "none")
-    print(json.dumps(result))
+    print(json.dumps(result), file=RESULTS, flush=True)
     return 0
+
+
+# Where the result goes: stdout, which carries nothing else. Ray writes its
+# own notices (a task retried, a worker lost) to the process's stdout, so
+# main() points file descriptor 1 at stderr and keeps the real stdout here.
+RESULTS = sys.stdout
+
+
+def keep_stdout_for_results():
+    global RESULTS
+    sys.stdout.flush()
+    RESULTS = os.fdopen(os.dup(1), "w")
+    os.dup2(2, 1)
 
 
 def main(argv=None):
@@ -565,6 +578,7 @@ def main(argv=None):
         parser.error("--start counts from 1")
     if args.command == "solve" and not 1 <= args.split < args.plies:
         parser.error("--split must be at least 1 and below --plies")
+    keep_stdout_for_results()
     try:
         if args.command == "solve":
             return run_solve(args)

@@ -197,6 +197,25 @@ class DistributedSolve(unittest.TestCase):
         self.assertEqual(status, 2)
         self.assertIn("solve.jsonl:1: not a subproblem of this solve", err)
 
+    def test_a_subproblem_whose_process_dies_is_solved_again(self):
+        # A catena that kills itself the first time it is given a subproblem.
+        marker = os.path.join(self.scratch.name, "died")
+        flaky = os.path.join(self.scratch.name, "flaky-catena")
+        with open(flaky, "w") as file:
+            file.write(f"""#!/bin/sh
+case "$*" in *--after*) [ -e {marker} ] || {{ touch {marker}; kill -9 $$; }} ;; esac
+exec {CATENA} "$@"
+""")
+        os.chmod(flaky, 0o755)
+        fen, plies, split, rules = SOLVES[2]
+        status, out, err = run_driver("solve", fen, "--plies", str(plies), "--split", str(split),
+                                      "--catena", flaky, "--workers", "1", *rules)
+        self.assertEqual(status, 0, err)
+        self.assertTrue(os.path.exists(marker), "the flaky catena never died")
+        expected = solve_with_catena(fen, plies, rules)
+        found = json.loads(out)
+        self.assertEqual((found["result"], found["plies"]), (expected["result"], expected["plies"]))
+
     def test_a_bad_position_is_said_clearly(self):
         status, _, err = run_driver("solve", "not a fen", "--plies", "4", "--split", "1", "--catena", CATENA)
         self.assertEqual(status, 2)
