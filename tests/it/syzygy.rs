@@ -1,0 +1,279 @@
+//! Syzygy tablebases (docs/syzygy.md): the four options, the scores and
+//! `tbhits` the binary reports with the tables of `tests/data/syzygy/`, a won
+//! endgame converted within the fifty-move rule, and bad paths refused.
+
+use std::path::{Path, PathBuf};
+
+use crate::common::scratch::ScratchDir;
+use crate::common::uci_engine::Engine;
+use catena_core::board::Position;
+
+/// The tables generated for the tests: every 3-man table, and KRvKR.
+fn tables() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/syzygy")
+}
+
+/// An engine with `SyzygyPath` set to the test tables, in `variant`.
+fn engine_with_tables(variant: &str) -> Engine {
+    let mut engine = Engine::start();
+    engine.send(&format!("setoption name UCI_Variant value {variant}"));
+    engine.send(&format!(
+        "setoption name SyzygyPath value {}",
+        tables().display()
+    ));
+    let lines = engine.ready();
+    assert!(
+        !lines.iter().any(|line| line.contains("error")),
+        "the test tables are refused: {lines:#?}"
+    );
+    engine
+}
+
+/// The last `info … score …` line of a search of `fen` with `go`, and the
+/// `bestmove` line.
+fn search(engine: &mut Engine, fen: &str, go: &str) -> (Scored, String) {
+    engine.send(&format!("position fen {fen}"));
+    engine.send(go);
+    let (bestmove, lines) = engine.bestmove();
+    let last = lines
+        .iter()
+        .rev()
+        .find(|line| line.contains(" score "))
+        .unwrap_or_else(|| panic!("no score for {fen}: {lines:#?}"));
+    (Scored::read(last), bestmove)
+}
+
+/// What an `info` line says of the score and the tablebase hits.
+#[derive(Debug)]
+struct Scored {
+    line: String,
+    depth: u32,
+    /// `score cp N`; `None` for a mate score.
+    cp: Option<i32>,
+    tb_hits: u64,
+}
+
+impl Scored {
+    fn read(line: &str) -> Scored {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let after = |key: &str| {
+            let at = words.iter().position(|&word| word == key)?;
+            words.get(at + 1).copied()
+        };
+        let number = |key: &str| after(key).unwrap_or_else(|| panic!("no {key} in '{line}'"));
+        Scored {
+            line: line.to_string(),
+            depth: number("depth").parse().unwrap(),
+            cp: after("cp").map(|cp| cp.parse().unwrap()),
+            tb_hits: number("tbhits").parse().unwrap(),
+        }
+    }
+}
+
+/// White wins with the rook, and with the queen, neither with a mate in one.
+const KRVK: &str = "8/8/8/4k3/8/8/8/R3K3 w - - 0 1";
+const KQVK: &str = "8/8/8/3k4/8/8/8/Q3K3 w - - 0 1";
+/// Black's king in the corner of the rook pawn: a draw.
+const KPVK_DRAW: &str = "k7/8/8/8/8/8/P7/K7 w - - 0 1";
+
+#[test]
+fn uci_lists_the_four_syzygy_options_with_stockfishs_defaults() {
+    let mut engine = Engine::start();
+    engine.send("uci");
+    let lines = engine.until("uciok");
+    for option in [
+        "option name SyzygyPath type string default <empty>",
+        "option name SyzygyProbeDepth type spin default 1 min 1 max 100",
+        "option name Syzygy50MoveRule type check default true",
+        "option name SyzygyProbeLimit type spin default 7 min 0 max 7",
+    ] {
+        assert!(
+            lines.iter().any(|line| line == option),
+            "missing '{option}' in {lines:#?}"
+        );
+    }
+    engine.quit();
+}
+
+/// At depth 1 a won root in the tables reports `cp 20000`, as Stockfish
+/// reports a tablebase win, and the loser `cp -20000`; without the tables
+/// the same searches report an evaluation.
+#[test]
+fn won_endgames_report_a_tablebase_win_at_depth_1() {
+    let mut engine = engine_with_tables("chess");
+    let mut without = Engine::start();
+    for (fen, cp) in [
+        (KRVK, 20_000),
+        (KQVK, 20_000),
+        ("8/8/8/3k4/8/8/8/Q3K3 b - - 0 1", -20_000),
+    ] {
+        let (scored, _) = search(&mut engine, fen, "go depth 1");
+        assert_eq!(scored.depth, 1, "{}", scored.line);
+        assert_eq!(scored.cp, Some(cp), "{fen}: {}", scored.line);
+        assert!(scored.tb_hits > 0, "{fen}: {}", scored.line);
+        let (plain, _) = search(&mut without, fen, "go depth 1");
+        assert_eq!(plain.tb_hits, 0, "{}", plain.line);
+        assert!(
+            plain.cp.is_some_and(|plain| plain.abs() < 10_000),
+            "{}",
+            plain.line
+        );
+    }
+    engine.quit();
+    without.quit();
+}
+
+#[test]
+fn a_kpvk_draw_is_reported_as_a_draw() {
+    let mut engine = engine_with_tables("chess");
+    for go in ["go depth 1", "go depth 8"] {
+        let (scored, _) = search(&mut engine, KPVK_DRAW, go);
+        assert_eq!(scored.cp, Some(0), "{}", scored.line);
+        assert!(scored.tb_hits > 0, "{}", scored.line);
+    }
+    engine.quit();
+}
+
+/// Below the root the search reads the tables after a capture: taking the
+/// rook leaves KQvK, a tablebase win a ply down (`cp 19999` and less),
+/// where the tables' 4-man KQvKR is missing.
+#[test]
+fn the_search_probes_after_a_capture() {
+    let fen = "8/7k/8/3r4/3Q4/8/8/K7 w - - 0 1";
+    let mut engine = engine_with_tables("chess");
+    let (scored, bestmove) = search(&mut engine, fen, "go depth 4");
+    assert!(
+        scored.cp.is_some_and(|cp| (19_900..20_000).contains(&cp)),
+        "{}",
+        scored.line
+    );
+    assert!(scored.tb_hits > 0, "{}", scored.line);
+    assert!(bestmove.starts_with("bestmove d4d5"), "{bestmove}");
+    engine.quit();
+}
+
+/// The engine with the tables plays the won side of KQvK against a
+/// defender without them, a move each, until the game ends: it must mate
+/// before the fifty-move rule draws. The defender is Stockfish where it is
+/// installed, Catena otherwise.
+#[test]
+fn a_won_kqvk_is_mated_within_the_fifty_move_rule() {
+    // Far from mate: the defending king in the centre, the attackers apart.
+    let start = "8/8/8/4k3/8/8/8/K6Q w - - 0 1";
+    let mut winner = engine_with_tables("chess");
+    let stockfish = ["stockfish", "/usr/games/stockfish"]
+        .into_iter()
+        .find(|command| {
+            std::process::Command::new(command)
+                .arg("quit")
+                .output()
+                .is_ok()
+        });
+    let (mut defender, defender_go) = match stockfish {
+        Some(command) => (
+            Engine::start_with(std::process::Command::new(command)),
+            "go depth 12",
+        ),
+        None => (Engine::start(), "go depth 8"),
+    };
+    defender.send("uci");
+    defender.until("uciok");
+    let mut position = Position::from_fen(start).unwrap();
+    let mut moves: Vec<String> = Vec::new();
+    while position.has_legal_move() && position.halfmove_clock() < 100 {
+        let (engine, go) = if position.side_to_move() == catena_core::board::Color::White {
+            (&mut winner, "go depth 6")
+        } else {
+            (&mut defender, defender_go)
+        };
+        engine.send(&format!("position fen {start} moves {}", moves.join(" ")));
+        engine.send(go);
+        let (bestmove, _) = engine.bestmove();
+        let mv = bestmove.split_whitespace().nth(1).unwrap().to_string();
+        let parsed = position
+            .parse_move(&mv)
+            .unwrap_or_else(|_| panic!("illegal {mv} after {moves:?}"));
+        position.play(parsed);
+        moves.push(mv);
+    }
+    assert!(
+        position.in_check() && !position.has_legal_move(),
+        "no mate after {} plies ({}): {moves:?}",
+        moves.len(),
+        position.to_fen()
+    );
+    assert!(position.halfmove_clock() <= 100, "{moves:?}");
+    winner.quit();
+    defender.send("quit");
+}
+
+/// A missing folder, a path that is a file, a file named as a table that is
+/// none, and a table cut short: each is refused with `info string error`,
+/// the engine searches on without tables, and a good path still works after.
+#[test]
+fn bad_syzygy_paths_are_refused_and_the_engine_goes_on() {
+    let scratch = ScratchDir::new("bad-syzygy");
+    let not_a_table = scratch.join("not-a-table");
+    std::fs::create_dir_all(&not_a_table).unwrap();
+    std::fs::write(not_a_table.join("KQvK.rtbw"), "these are not the tables\n").unwrap();
+    let cut_short = scratch.join("cut-short");
+    std::fs::create_dir_all(&cut_short).unwrap();
+    let whole = std::fs::read(tables().join("KQvK.rtbz")).unwrap();
+    std::fs::write(cut_short.join("KQvK.rtbz"), &whole[..whole.len() / 2]).unwrap();
+    let a_file = tables().join("KQvK.rtbw");
+    let missing = scratch.join("no-such-folder");
+
+    let mut engine = Engine::start();
+    for (path, why) in [
+        (&missing, "cannot read folder"),
+        (&a_file, "cannot read folder"),
+        (&not_a_table, "is not a Syzygy table"),
+        (&cut_short, "is damaged"),
+    ] {
+        engine.send(&format!(
+            "setoption name SyzygyPath value {}",
+            path.display()
+        ));
+        let lines = engine.ready();
+        assert!(
+            lines
+                .iter()
+                .any(|line| line.starts_with("info string error: ") && line.contains(why)),
+            "{}: {lines:#?}",
+            path.display()
+        );
+        let (scored, bestmove) = search(&mut engine, KQVK, "go depth 1");
+        assert_eq!(scored.tb_hits, 0, "{}", scored.line);
+        assert_ne!(scored.cp, Some(20_000), "{}", scored.line);
+        assert!(bestmove.starts_with("bestmove "), "{bestmove}");
+    }
+    engine.send(&format!(
+        "setoption name SyzygyPath value {}",
+        tables().display()
+    ));
+    let (scored, _) = search(&mut engine, KQVK, "go depth 1");
+    assert_eq!(scored.cp, Some(20_000), "{}", scored.line);
+    engine.quit();
+}
+
+/// A table cut short by a whole number of 64-byte blocks looks whole by its
+/// size: its probes fail, and the engine searches on as without it.
+#[test]
+fn a_table_cut_at_a_block_boundary_fails_its_probes_not_the_engine() {
+    let scratch = ScratchDir::new("cut-at-block");
+    for name in ["KQvK.rtbw", "KQvK.rtbz"] {
+        let whole = std::fs::read(tables().join(name)).unwrap();
+        std::fs::write(scratch.join(name), &whole[..whole.len() - 128]).unwrap();
+    }
+    let mut engine = Engine::start();
+    engine.send(&format!(
+        "setoption name SyzygyPath value {}",
+        scratch.display()
+    ));
+    for _ in 0..2 {
+        let (scored, bestmove) = search(&mut engine, KQVK, "go depth 6");
+        assert_ne!(scored.cp, Some(20_000), "{}", scored.line);
+        assert!(bestmove.starts_with("bestmove "), "{bestmove}");
+    }
+    engine.quit();
+}
