@@ -1,12 +1,18 @@
 //! Syzygy tablebases (docs/syzygy.md): the four options, the scores and
 //! `tbhits` the binary reports with the tables of `tests/data/syzygy/`, a won
-//! endgame converted within the fifty-move rule, and bad paths refused.
+//! endgame converted within the fifty-move rule, bad paths refused, and the
+//! bound on men below which SSCC is chess, proved with the chain oracle.
 
 use std::path::{Path, PathBuf};
 
+use rayon::prelude::*;
+
+use crate::common::oracle::{OGrid, Options, XY, oracle};
 use crate::common::scratch::ScratchDir;
 use crate::common::uci_engine::Engine;
-use catena_core::board::Position;
+use catena_core::board::{Position, Square};
+use catena_core::chain;
+use catena_core::game::{Rules, SwitchRule};
 
 /// The tables generated for the tests: every 3-man table, and KRvKR.
 fn tables() -> PathBuf {
@@ -276,4 +282,106 @@ fn a_table_cut_at_a_block_boundary_fails_its_probes_not_the_engine() {
         assert!(bestmove.starts_with("bestmove "), "{bestmove}");
     }
     engine.quit();
+}
+
+/// In SSCC the tables hold below `Rules::chainless_men`: KQvK is a
+/// tablebase win, KRvKR (4 men) is read at MinEnclosed 2 (5 men at most)
+/// but not at MinEnclosed 1, where four men can hold a chain. (No capture
+/// is in reach at depth 1, which would reach the 3-man tables below.)
+#[test]
+fn sscc_reads_the_tables_only_below_the_chain_bound() {
+    let krvkr = "8/8/2k5/6r1/8/1R6/3K4/8 w - - 0 1";
+    let mut engine = engine_with_tables("sscc");
+    let (scored, _) = search(&mut engine, KQVK, "go depth 1");
+    assert_eq!(scored.cp, Some(20_000), "{}", scored.line);
+    let (scored, _) = search(&mut engine, krvkr, "go depth 1");
+    assert!(scored.tb_hits > 0, "{}", scored.line);
+    assert_eq!(scored.cp, Some(0), "{}", scored.line);
+    engine.send("setoption name MinEnclosed value 1");
+    let (scored, _) = search(&mut engine, krvkr, "go depth 1");
+    assert_eq!(scored.tb_hits, 0, "{}", scored.line);
+    engine.quit();
+}
+
+/// Every set of `men` occupied squares of the 8x8 board, each as a bitboard.
+fn placements(men: u32) -> Vec<u64> {
+    fn extend(from: u32, left: u32, bits: u64, out: &mut Vec<u64>) {
+        if left == 0 {
+            out.push(bits);
+            return;
+        }
+        for square in from..=64 - left {
+            extend(square + 1, left - 1, bits | 1 << square, out);
+        }
+    }
+    let mut out = Vec::new();
+    extend(0, men, 0, &mut out);
+    out
+}
+
+/// Whether the oracle finds a chain on `bits` through any of its men.
+fn holds_a_chain(bits: u64, min_enclosed: u32) -> bool {
+    let grid = OGrid::from_u64(bits);
+    let men: Vec<XY> = grid.occupied_cells();
+    let options = Options {
+        budget: u64::MAX,
+        rim_pruning: true,
+    };
+    let (verdicts, _) = oracle(&grid, &men, &[min_enclosed], options).expect("no budget");
+    verdicts[0].chain
+}
+
+/// The bound of `Rules::chainless_men`, proved: the oracle finds no chain
+/// on any placement of at most 5 men (MinEnclosed 2) or 3 men
+/// (MinEnclosed 1) on the whole board, and one position with a man more
+/// holds one, a legal position whose chain the engine sees too. So 6 men
+/// (4 at MinEnclosed 1) is the least number that can hold a chain, and
+/// positions with fewer are chess.
+#[test]
+fn no_chain_fits_on_fewer_men_than_the_bound() {
+    for (min_enclosed, most) in [(1, 3), (2, 5)] {
+        let rules = Rules::new(SwitchRule::Chain, min_enclosed).unwrap();
+        assert_eq!(rules.chainless_men(), most);
+        for men in 1..=most {
+            let with_a_chain: Vec<u64> = placements(men)
+                .into_par_iter()
+                .filter(|&bits| holds_a_chain(bits, min_enclosed))
+                .collect();
+            assert!(
+                with_a_chain.is_empty(),
+                "{men} men hold a chain at MinEnclosed {min_enclosed}: {}",
+                OGrid::from_u64(with_a_chain[0]).render(&[])
+            );
+        }
+    }
+    // The same enumeration finds the chains of one man more where they are
+    // few enough to list: the diamonds around one square.
+    let diamonds = placements(4)
+        .into_par_iter()
+        .filter(|&bits| holds_a_chain(bits, 1))
+        .count();
+    assert_eq!(diamonds, 36, "one around each square off the edge");
+    // One more man: a loop around c2 and d2 (six men), around d4 (four).
+    for (fen, min_enclosed, moved) in [
+        ("8/8/8/8/8/2bP4/1k2K3/2bR4 w - - 0 1", 2, "d3"),
+        ("8/8/8/3k4/2N1N3/3K4/8/8 w - - 0 1", 1, "e4"),
+    ] {
+        let position = Position::from_fen(fen).unwrap();
+        let occupied = position.occupied();
+        let men = occupied.len();
+        let rules = Rules::new(SwitchRule::Chain, min_enclosed).unwrap();
+        assert_eq!(men, rules.chainless_men() + 1, "{fen}");
+        assert!(holds_a_chain(occupied.0, min_enclosed), "{fen}");
+        let landing: Square = moved.parse().unwrap();
+        assert!(
+            chain::forms_chain(occupied, landing.bitboard(), min_enclosed),
+            "{fen}"
+        );
+    }
+    // A larger group needs a group of two inside it: the bound of MinEnclosed
+    // 2 is safe for every larger one.
+    for min_enclosed in 2..=16 {
+        let rules = Rules::new(SwitchRule::Chain, min_enclosed).unwrap();
+        assert_eq!(rules.chainless_men(), 5);
+    }
 }

@@ -3,8 +3,9 @@
 //! a won endgame is won within the fifty-move rule, and WDL read inside the
 //! search after captures and pawn moves.
 //!
-//! Chess only: in SSCC a chain may still let a player switch sides, which
-//! the tables know nothing of.
+//! In SSCC the tables hold wherever no chain can form any more
+//! ([`Rules::chainless_men`]): the game is chess from there, and the value
+//! for the side to move is the value for the player who moves it.
 
 use std::fmt;
 use std::fs;
@@ -306,8 +307,8 @@ pub fn plan(settings: &Settings, root: Start, actions: &[Action]) -> Plan {
         cardinality = settings.tables.max_men();
         depth = 0;
     }
-    if root.variant.is_sscc() {
-        return Plan::default();
+    if let Variant::Sscc(rules) = root.variant {
+        cardinality = cardinality.min(rules.chainless_men());
     }
     let mut probing = Probing {
         tables: Arc::clone(&settings.tables),
