@@ -4,17 +4,21 @@
 //! bound on men below which SSCC is chess, proved with the chain oracle.
 
 use std::path::{Path, PathBuf};
+use std::process::Command;
 
 use rayon::prelude::*;
 
 use crate::common::oracle::{OGrid, Options, XY, oracle};
 use crate::common::scratch::ScratchDir;
 use crate::common::uci_engine::Engine;
-use catena_core::board::{Position, Square};
+use catena_core::board::{Color, Position, Square};
 use catena_core::chain;
 use catena_core::game::{Rules, SwitchRule};
+use catena_core::rng::SplitMix64;
+use catena_engine::tablebase::Tablebases;
 
-/// The tables generated for the tests: every 3-man table, and KRvKR.
+/// The tables generated for the tests: every 3-man table, KRvKR, KBNvK,
+/// KQvKR and KRvKN.
 fn tables() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/syzygy")
 }
@@ -141,11 +145,11 @@ fn a_kpvk_draw_is_reported_as_a_draw() {
 }
 
 /// Below the root the search reads the tables after a capture: taking the
-/// rook leaves KQvK, a tablebase win a ply down (`cp 19999` and less),
-/// where the tables' 4-man KQvKR is missing.
+/// bishop leaves KQvK, a tablebase win a ply down (`cp 19999` and less),
+/// where the test tables have no KQvKB.
 #[test]
 fn the_search_probes_after_a_capture() {
-    let fen = "8/7k/8/3r4/3Q4/8/8/K7 w - - 0 1";
+    let fen = "8/7k/8/3b4/3Q4/8/8/K7 w - - 0 1";
     let mut engine = engine_with_tables("chess");
     let (scored, bestmove) = search(&mut engine, fen, "go depth 4");
     assert!(
@@ -158,39 +162,35 @@ fn the_search_probes_after_a_capture() {
     engine.quit();
 }
 
-/// The engine with the tables plays the won side of KQvK against a
-/// defender without them, a move each, until the game ends: it must mate
-/// before the fifty-move rule draws. The defender is Stockfish where it is
-/// installed, Catena otherwise.
-#[test]
-fn a_won_kqvk_is_mated_within_the_fifty_move_rule() {
-    // Far from mate: the defending king in the centre, the attackers apart.
-    let start = "8/8/8/4k3/8/8/8/K6Q w - - 0 1";
-    let mut winner = engine_with_tables("chess");
+/// The defender of the conversion games: Stockfish where it is installed
+/// (without tables), Catena otherwise; and its `go`.
+fn defender() -> (Engine, &'static str) {
     let stockfish = ["stockfish", "/usr/games/stockfish"]
         .into_iter()
-        .find(|command| {
-            std::process::Command::new(command)
-                .arg("quit")
-                .output()
-                .is_ok()
-        });
-    let (mut defender, defender_go) = match stockfish {
-        Some(command) => (
-            Engine::start_with(std::process::Command::new(command)),
-            "go depth 12",
-        ),
+        .find(|command| Command::new(command).arg("quit").output().is_ok());
+    let (mut engine, go) = match stockfish {
+        Some(command) => (Engine::start_with(Command::new(command)), "go depth 12"),
         None => (Engine::start(), "go depth 8"),
     };
-    defender.send("uci");
-    defender.until("uciok");
+    engine.send("uci");
+    engine.until("uciok");
+    (engine, go)
+}
+
+/// Plays from `start` (White to move, winning), `winner` with White and
+/// `defender` with Black, a move each, until the game ends: the moves, and
+/// the final position.
+fn play_out(
+    start: &str,
+    winner: &mut Engine,
+    (defender, defender_go): (&mut Engine, &str),
+) -> (Vec<String>, Position) {
     let mut position = Position::from_fen(start).unwrap();
     let mut moves: Vec<String> = Vec::new();
     while position.has_legal_move() && position.halfmove_clock() < 100 {
-        let (engine, go) = if position.side_to_move() == catena_core::board::Color::White {
-            (&mut winner, "go depth 6")
-        } else {
-            (&mut defender, defender_go)
+        let (engine, go) = match position.side_to_move() {
+            Color::White => (&mut *winner, "go depth 6"),
+            Color::Black => (&mut *defender, defender_go),
         };
         engine.send(&format!("position fen {start} moves {}", moves.join(" ")));
         engine.send(go);
@@ -202,15 +202,117 @@ fn a_won_kqvk_is_mated_within_the_fifty_move_rule() {
         position.play(parsed);
         moves.push(mv);
     }
+    (moves, position)
+}
+
+/// Whether the game ended with White mating: every capture or pawn move
+/// of the winner resets the clock, so a mate reached means the fifty-move
+/// rule did not draw first.
+fn white_mated(position: &Position) -> bool {
+    position.side_to_move() == Color::Black && position.in_check() && !position.has_legal_move()
+}
+
+/// The engine with the tables plays the won side of KQvK against a
+/// defender without them: it mates before the fifty-move rule draws.
+#[test]
+fn a_won_kqvk_is_mated_within_the_fifty_move_rule() {
+    // Far from mate: the defending king in the centre, the attackers apart.
+    let start = "8/8/8/4k3/8/8/8/K6Q w - - 0 1";
+    let mut winner = engine_with_tables("chess");
+    let (mut defender, go) = defender();
+    let (moves, position) = play_out(start, &mut winner, (&mut defender, go));
     assert!(
-        position.in_check() && !position.has_legal_move(),
+        white_mated(&position),
         "no mate after {} plies ({}): {moves:?}",
         moves.len(),
         position.to_fen()
     );
-    assert!(position.halfmove_clock() <= 100, "{moves:?}");
     winner.quit();
     defender.send("quit");
+}
+
+/// Twenty won 4-man positions, drawn by a seeded generator from KBNvK
+/// (mates up to 33 moves from a zeroing move, which an engine without
+/// tables often misses), KQvKR and KRvKN, each with at least 20 plies to
+/// the next capture or pawn move: the engine with the tables mates in
+/// every one within the fifty-move rule.
+#[test]
+#[ignore = "long tier: twenty games, about a minute"]
+fn twenty_won_4_man_positions_are_mated_within_the_fifty_move_rule() {
+    let tables = Tablebases::open(&tables().display().to_string())
+        .unwrap()
+        .expect("the test tables");
+    let mut random = SplitMix64::new(56);
+    let mut starts: Vec<String> = Vec::new();
+    let materials = ["KBNvK", "KQvKR", "KRvKN"];
+    while starts.len() < 20 {
+        let material = materials[starts.len() % materials.len()];
+        let Some(position) = random_position(material, &mut random) else {
+            continue;
+        };
+        if tables.wdl_after_zeroing(&position) == Some(2)
+            && tables.dtz(&position).is_some_and(|dtz| dtz >= 20)
+        {
+            starts.push(position.to_fen());
+        }
+    }
+    let mut winner = engine_with_tables("chess");
+    let (mut defender, go) = defender();
+    for start in &starts {
+        winner.send("ucinewgame");
+        defender.send("ucinewgame");
+        let (moves, position) = play_out(start, &mut winner, (&mut defender, go));
+        assert!(
+            white_mated(&position),
+            "{start}: no mate after {} plies ({}): {moves:?}",
+            moves.len(),
+            position.to_fen()
+        );
+    }
+    winner.quit();
+    defender.send("quit");
+}
+
+/// A legal position of `material` (White's men before the `v`), White to
+/// move, the men on random squares; `None` when they make no legal one.
+fn random_position(material: &str, random: &mut SplitMix64) -> Option<Position> {
+    let (white, black) = material.split_once('v').unwrap();
+    let mut board = ['.'; 64];
+    let men = white
+        .chars()
+        .map(|man| man.to_ascii_uppercase())
+        .chain(black.chars().map(|man| man.to_ascii_lowercase()));
+    for man in men {
+        let square = random.below(64);
+        if board[square] != '.' {
+            return None;
+        }
+        board[square] = man;
+    }
+    let ranks: Vec<String> = board
+        .chunks(8)
+        .rev()
+        .map(|rank| {
+            let mut text = String::new();
+            let mut empty = 0;
+            for &cell in rank {
+                if cell == '.' {
+                    empty += 1;
+                    continue;
+                }
+                if empty > 0 {
+                    text.push_str(&empty.to_string());
+                    empty = 0;
+                }
+                text.push(cell);
+            }
+            if empty > 0 {
+                text.push_str(&empty.to_string());
+            }
+            text
+        })
+        .collect();
+    Position::from_fen(&format!("{} w - - 0 1", ranks.join("/"))).ok()
 }
 
 /// A missing folder, a path that is a file, a file named as a table that is
