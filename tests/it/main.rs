@@ -25,5 +25,6 @@ mod search_tree;
 mod solve;
 mod sscc_bench;
 mod sscc_perft;
+mod syzygy;
 mod uci;
 mod zobrist;

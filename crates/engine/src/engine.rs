@@ -22,6 +22,7 @@ use crate::book::{Book, Verdict};
 use crate::options::{Id, Options, UciOption};
 use crate::quote::quote;
 use crate::score::MATE;
+use crate::tablebase::{Settings, Tablebases};
 use crate::time::{self, Budget, TimeLeft};
 use crate::transposition::TranspositionTable;
 use crate::wdl::{self, WinDrawLoss};
@@ -69,6 +70,8 @@ pub struct Engine {
     histories: Arc<Mutex<Vec<Histories>>>,
     running: Option<Running>,
     listener: Listener,
+    /// The tables `SyzygyPath` names, once opened.
+    tablebases: Option<Arc<Tablebases>>,
 }
 
 /// What `go` asked for.
@@ -94,6 +97,7 @@ impl Engine {
             game: GameState::new(Position::startpos(), Rules::default()).playing_on(),
             running: None,
             listener,
+            tablebases: None,
         }
     }
 
@@ -243,6 +247,17 @@ impl Engine {
             // The old table stays until the new one is had.
             Id::Hash => self.tt = Arc::new(TranspositionTable::try_new(options.hash_mb)?),
             Id::ClearHash => self.clear_hash(),
+            Id::SyzygyPath => {
+                // Bad tables are refused whole: the search goes on without any.
+                self.options = options;
+                self.tablebases = None;
+                let tables = Tablebases::open(&self.options.syzygy_path)?;
+                if let Some(tables) = &tables {
+                    self.tell(Output::Note(tables.summary()));
+                }
+                self.tablebases = tables.map(Arc::new);
+                return Ok(());
+            }
             _ => {}
         }
         self.options = options;
@@ -314,6 +329,12 @@ impl Engine {
             return Err("go while a search runs: send stop first".to_string());
         }
         go.limits.budget = self.budget(&go);
+        go.limits.tablebases = self.tablebases.as_ref().map(|tables| Settings {
+            tables: Arc::clone(tables),
+            probe_depth: self.options.syzygy_probe_depth,
+            rule50: self.options.syzygy_rule50,
+            probe_limit: self.options.syzygy_probe_limit,
+        });
         // `go` with no limit at all searches until `stop`, as `go infinite` does.
         let endless = go.infinite
             || (go.limits.budget.is_none()
@@ -405,6 +426,7 @@ impl Engine {
                 nodes: 0,
                 time: started.elapsed(),
                 hashfull: 0,
+                tb_hits: 0,
                 pv: line.clone(),
             }),
             None,

@@ -15,6 +15,7 @@ pub mod search;
 pub mod see;
 pub mod solve;
 mod stack;
+pub mod tablebase;
 pub mod thread;
 pub mod threadpool;
 pub mod time;

@@ -18,6 +18,10 @@ pub enum Id {
     Variant,
     SwitchRule,
     MinEnclosed,
+    SyzygyPath,
+    SyzygyProbeDepth,
+    Syzygy50MoveRule,
+    SyzygyProbeLimit,
 }
 
 /// An option's kind, with its default and what values it takes.
@@ -36,6 +40,10 @@ pub enum Kind {
         choices: &'static [&'static str],
     },
     Button,
+    /// Any text, such as a path.
+    Text {
+        default: &'static str,
+    },
 }
 
 /// One UCI option.
@@ -50,13 +58,14 @@ pub struct UciOption {
 }
 
 /// A value of an option, checked against its kind.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Value {
     Spin(i64),
     Check(bool),
     /// One of the option's choices, as the table writes it.
     Combo(&'static str),
     Button,
+    Text(String),
 }
 
 const fn spin(
@@ -76,7 +85,7 @@ const fn spin(
 }
 
 /// Every option, in the order `uci` prints them.
-pub const OPTIONS: [UciOption; 10] = [
+pub const OPTIONS: [UciOption; 14] = [
     spin(
         Id::Hash,
         "Hash",
@@ -146,15 +155,44 @@ pub const OPTIONS: [UciOption; 10] = [
         *Rules::MIN_ENCLOSED_RANGE.end() as i64,
         "the smallest group of empty squares a chain must surround",
     ),
+    UciOption {
+        id: Id::SyzygyPath,
+        name: "SyzygyPath",
+        kind: Kind::Text { default: "<empty>" },
+        meaning: "folders of Syzygy tablebases, separated by `:` (`;` on Windows) ([docs/syzygy.md](docs/syzygy.md))",
+    },
+    spin(
+        Id::SyzygyProbeDepth,
+        "SyzygyProbeDepth",
+        1,
+        1,
+        100,
+        "the least depth at which the search probes positions with `SyzygyProbeLimit` men",
+    ),
+    UciOption {
+        id: Id::Syzygy50MoveRule,
+        name: "Syzygy50MoveRule",
+        kind: Kind::Check { default: true },
+        meaning: "wins and losses that the fifty-move rule spoils count as draws",
+    },
+    spin(
+        Id::SyzygyProbeLimit,
+        "SyzygyProbeLimit",
+        7,
+        0,
+        7,
+        "the most men a probed position has; 0 probes none",
+    ),
 ];
 
 impl Kind {
-    pub const fn default_value(self) -> Value {
+    pub fn default_value(self) -> Value {
         match self {
             Kind::Spin { default, .. } => Value::Spin(default),
             Kind::Check { default } => Value::Check(default),
             Kind::Combo { default, .. } => Value::Combo(default),
             Kind::Button => Value::Button,
+            Kind::Text { default } => Value::Text(default.to_string()),
         }
     }
 }
@@ -198,6 +236,7 @@ impl UciOption {
                 .map(|&choice| Value::Combo(choice))
                 .ok_or_else(|| format!("option {name} is {}, not '{text}'", choices.join(" or "))),
             Kind::Button => Ok(Value::Button),
+            Kind::Text { .. } => Ok(Value::Text(text.to_string())),
         }
     }
 
@@ -217,6 +256,7 @@ impl UciOption {
                 )
             }
             Kind::Button => ("button".to_string(), String::new()),
+            Kind::Text { default } => ("string".to_string(), format!("`{default}`")),
         };
         let name = format!("`{}`", self.name);
         let cells = [name.as_str(), &kind, &default, self.meaning];
@@ -237,6 +277,11 @@ pub struct Options {
     /// `UCI_Variant`: kept apart from the rules, which may be set before or after it.
     pub sscc: bool,
     pub rules: Rules,
+    /// `SyzygyPath` as set; the engine opens the tables.
+    pub syzygy_path: String,
+    pub syzygy_probe_depth: i32,
+    pub syzygy_rule50: bool,
+    pub syzygy_probe_limit: u32,
 }
 
 impl Default for Options {
@@ -251,6 +296,10 @@ impl Default for Options {
             show_wdl: false,
             sscc: false,
             rules: Rules::default(),
+            syzygy_path: String::new(),
+            syzygy_probe_depth: 0,
+            syzygy_rule50: false,
+            syzygy_probe_limit: 0,
         };
         for option in &OPTIONS {
             options.set(option.id, option.kind.default_value());
@@ -264,18 +313,18 @@ impl Options {
     /// What setting an option does beyond what it keeps (a new table, a
     /// cleared one) is the engine's.
     pub fn set(&mut self, id: Id, value: Value) {
-        let count = |value| match value {
-            Value::Spin(number) => number,
+        let count = |value: &Value| match value {
+            Value::Spin(number) => *number,
             other => unreachable!("{id:?} is a spin, not {other:?}"),
         };
-        let on = |value| matches!(value, Value::Check(true));
+        let on = |value: &Value| matches!(value, Value::Check(true));
         match id {
-            Id::Hash => self.hash_mb = count(value) as usize,
-            Id::Threads => self.threads = count(value) as usize,
-            Id::MoveOverhead => self.move_overhead = count(value) as u64,
-            Id::MultiPv => self.multipv = count(value) as usize,
-            Id::Ponder => self.ponder = on(value),
-            Id::ShowWdl => self.show_wdl = on(value),
+            Id::Hash => self.hash_mb = count(&value) as usize,
+            Id::Threads => self.threads = count(&value) as usize,
+            Id::MoveOverhead => self.move_overhead = count(&value) as u64,
+            Id::MultiPv => self.multipv = count(&value) as usize,
+            Id::Ponder => self.ponder = on(&value),
+            Id::ShowWdl => self.show_wdl = on(&value),
             Id::ClearHash => {}
             Id::Variant => self.sscc = value == Value::Combo("sscc"),
             Id::SwitchRule => {
@@ -285,7 +334,15 @@ impl Options {
                     self.rules.switch_rule = rule;
                 }
             }
-            Id::MinEnclosed => self.rules.min_enclosed = count(value) as u32,
+            Id::MinEnclosed => self.rules.min_enclosed = count(&value) as u32,
+            Id::SyzygyPath => {
+                if let Value::Text(path) = value {
+                    self.syzygy_path = path;
+                }
+            }
+            Id::SyzygyProbeDepth => self.syzygy_probe_depth = count(&value) as i32,
+            Id::Syzygy50MoveRule => self.syzygy_rule50 = on(&value),
+            Id::SyzygyProbeLimit => self.syzygy_probe_limit = count(&value) as u32,
         }
     }
 
@@ -307,11 +364,12 @@ mod tests {
     fn every_default_reads_back_and_every_id_has_one_row() {
         for option in &OPTIONS {
             let default = option.kind.default_value();
-            let text = match default {
+            let text = match &default {
                 Value::Spin(number) => number.to_string(),
                 Value::Check(on) => on.to_string(),
                 Value::Combo(choice) => choice.to_string(),
                 Value::Button => String::new(),
+                Value::Text(text) => text.clone(),
             };
             assert_eq!(option.parse(Some(&text)), Ok(default), "{}", option.name);
             assert_eq!(UciOption::of(option.id).name, option.name);

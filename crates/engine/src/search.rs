@@ -20,7 +20,7 @@ use crate::eval::network::{Accumulator, NETWORK, Network, SSCC_NETWORK, SsccStat
 pub use crate::history::Histories;
 use crate::history::{PieceTo, QuietHistory};
 use crate::movepick::{MovePicker, OrderingHints, Switches, is_tactical};
-use crate::score::{INFINITE, MATE, MATE_BOUND, MAX_PLY, score_from_tt, score_to_tt};
+use crate::score::{INFINITE, MATE, MATE_BOUND, MAX_PLY, TB_WIN_BOUND, score_from_tt, score_to_tt};
 use crate::see::see_at_least;
 use crate::stack::{Played, Stack};
 use crate::thread::{Info, MAX_DEPTH, Report, Root, RootMove, Shared};
@@ -378,12 +378,48 @@ impl<'a> Worker<'a> {
             (raw_eval, self.corrected(position, raw_eval))
         };
         self.stack[ply].static_eval = static_eval;
+        // Tablebases: just after a capture or a pawn move, a position the
+        // tables hold has its value read, not searched. A win is a lower
+        // bound (the moves may still find a mate above it), a loss an upper
+        // one: where the bound settles the window the node ends here, and
+        // on the principal variation it bounds what its moves are worth.
+        let (mut tb_floor, mut tb_ceiling) = (-INFINITE, INFINITE);
+        if ply > 0
+            && !singularity_test
+            && let Some(probing) = &self.shared.probing
+            && probing.probes(position, depth)
+            && let Some((value, bound)) = probing.value(position, ply)
+        {
+            self.shared.tb_hits.fetch_add(1, Ordering::Relaxed);
+            let settles = match bound {
+                Bound::Exact => true,
+                Bound::Lower => value >= beta,
+                Bound::Upper => value <= alpha,
+            };
+            if settles {
+                let entry = Entry {
+                    action: 0,
+                    score: score_to_tt(value, ply),
+                    eval: if in_check { 0 } else { raw_eval },
+                    depth: (depth + 6).min(MAX_PLY as i32 - 1),
+                    bound,
+                };
+                self.shared.tt.store(key, entry);
+                return value;
+            }
+            if pv_node {
+                match bound {
+                    Bound::Lower => tb_floor = value,
+                    _ => tb_ceiling = value,
+                }
+            }
+        }
         // The same colour two plies ago stood worse: lines here deserve more trust.
         let improving = !in_check && ply >= 2 && static_eval > self.stack[ply - 2].static_eval;
         // A stored score that bounds the value on the far side of the static
         // evaluation is the better guess of it for the pruning below.
         let eval = match entry {
-            Some(entry) if !in_check && entry.score.abs() < MATE_BOUND => {
+            Some(entry) if !in_check && entry.score.abs() < TB_WIN_BOUND => {
                 let stored = score_from_tt(entry.score, ply);
                 let closer = match entry.bound {
                     Bound::Exact => true,
@@ -411,7 +447,7 @@ impl<'a> Worker<'a> {
         // a node already above beta without it stays above with it. The null
         // move stays off mid-run: its child starts a fresh run, which would
         // let a pass end the run, a choice the rules do not give.
-        let quiet_node = !pv_node && !in_check && beta.abs() < MATE_BOUND;
+        let quiet_node = !pv_node && !in_check && beta.abs() < TB_WIN_BOUND;
         let prunable_node = quiet_node && !singularity_test;
 
         // Reverse futility: so far above beta that a shallow search will not
@@ -470,7 +506,7 @@ impl<'a> Worker<'a> {
                 return 0;
             }
             if value >= beta {
-                return if value >= MATE_BOUND { beta } else { value };
+                return if value >= TB_WIN_BOUND { beta } else { value };
             }
         }
 
@@ -491,7 +527,7 @@ impl<'a> Worker<'a> {
             && entry.action != 0
             && entry.bound != Bound::Upper
             && entry.depth >= depth - 3
-            && entry.score.abs() < MATE_BOUND
+            && entry.score.abs() < TB_WIN_BOUND
         {
             let tt_score = score_from_tt(entry.score, ply);
             let singular_beta = tt_score - 2 * depth;
@@ -540,7 +576,7 @@ impl<'a> Worker<'a> {
         }
 
         let original_alpha = alpha;
-        let mut best_score = -INFINITE;
+        let mut best_score = tb_floor;
         let mut best_action: Option<Action> = None;
         let mut tried = Tried::default();
         let us = position.side_to_move();
@@ -577,7 +613,7 @@ impl<'a> Worker<'a> {
             // chain's: its switch is the move after which the mover plays again.
             if quiet_node
                 && !scored.tactical
-                && best_score > -MATE_BOUND
+                && best_score > -TB_WIN_BOUND
                 && depth <= 6
                 && static_eval.abs() < DECIDED
                 && tried.plain_quiets as i32 >= (3 + depth * depth) / (2 - i32::from(improving))
@@ -590,7 +626,7 @@ impl<'a> Worker<'a> {
             // the leaves; not a chain's, whose switch may be worth far more.
             if quiet_node
                 && !chain
-                && best_score > -MATE_BOUND
+                && best_score > -TB_WIN_BOUND
                 && depth <= 6
                 && !see_at_least(
                     position,
@@ -619,7 +655,7 @@ impl<'a> Worker<'a> {
             if quiet_node
                 && quiet
                 && !gives_check
-                && best_score > -MATE_BOUND
+                && best_score > -TB_WIN_BOUND
                 && depth <= 3
                 && scored.score < -4000 * depth
             {
@@ -764,6 +800,7 @@ impl<'a> Worker<'a> {
             // Every move was pruned: the node is no better than alpha.
             return alpha;
         }
+        best_score = best_score.min(tb_ceiling);
         // What an action skipped at the mate horizon is worth is unknown,
         // only that it is below alpha: so is the node, and no less is
         // known. The value of the checks alone would be stored as a bound
@@ -787,7 +824,7 @@ impl<'a> Worker<'a> {
         if !in_check
             && informative
             && raw_eval.abs() < DECIDED
-            && best_score.abs() < MATE_BOUND
+            && best_score.abs() < TB_WIN_BOUND
             && best_action.is_some_and(|action| !action.switch && !is_tactical(position, action.mv))
         {
             self.histories
@@ -941,7 +978,7 @@ impl<'a> Worker<'a> {
                 SsccState::new(position, switches),
             ),
         };
-        value.clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+        value.clamp(-TB_WIN_BOUND + 1, TB_WIN_BOUND - 1)
     }
 
     /// `raw_eval` with the correction history's guess of its miss added; not
@@ -1161,7 +1198,7 @@ impl<'a> Worker<'a> {
             for line in 0..lines {
                 let previous = self.root_moves[line].previous_score;
                 let mut delta = 25;
-                let (mut alpha, mut beta) = if depth >= 4 && previous.abs() < MATE_BOUND {
+                let (mut alpha, mut beta) = if depth >= 4 && previous.abs() < TB_WIN_BOUND {
                     (previous - delta, previous + delta)
                 } else {
                     (-INFINITE, INFINITE)
@@ -1206,11 +1243,12 @@ impl<'a> Worker<'a> {
                         depth,
                         seldepth: self.seldepth as i32,
                         multipv: line + 1,
-                        score: root_move.score,
+                        score: root_move.reported_score(),
                         bound: None,
                         nodes: self.shared.nodes.load(Ordering::Relaxed),
                         time: self.shared.started.elapsed(),
                         hashfull: self.shared.tt.hashfull(),
+                        tb_hits: self.shared.tb_hits.load(Ordering::Relaxed),
                         pv: root_move.pv.clone(),
                     }));
                 }
@@ -1273,6 +1311,8 @@ mod tests {
             limits: &limits,
             started: Instant::now(),
             nodes: AtomicU64::new(0),
+            tb_hits: AtomicU64::new(0),
+            probing: None,
             variant: Variant::Chess,
             done: AtomicBool::new(false),
         };

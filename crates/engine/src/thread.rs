@@ -5,6 +5,8 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
+use crate::score::MATE_BOUND;
+use crate::tablebase::{Probing, Settings};
 use crate::time::Budget;
 use crate::transposition::{Bound, TranspositionTable};
 use catena_core::board::{Move, Position};
@@ -24,6 +26,8 @@ pub struct Limits {
     pub search_moves: Vec<Move>,
     pub multipv: usize,
     pub threads: usize,
+    /// The endgame tables and how to probe them, if any are set.
+    pub tablebases: Option<Settings>,
 }
 
 /// Flags the UCI thread sets while a search runs.
@@ -89,6 +93,8 @@ pub struct Report {
     pub nodes: u64,
     pub time: Duration,
     pub hashfull: u16,
+    /// Positions whose value came from the tablebases.
+    pub tb_hits: u64,
     pub pv: Vec<Action>,
 }
 
@@ -115,6 +121,20 @@ pub struct RootMove {
     pub pv: Vec<Action>,
     /// The nodes searched under this action, over all iterations so far.
     pub nodes: u64,
+    /// The tablebases' score of the action, when they rank the root: what
+    /// is reported unless the search finds a mate.
+    pub tb_score: Option<i32>,
+}
+
+impl RootMove {
+    /// The score to report: the tablebases' where they rank the root,
+    /// unless the search found a mate, as Stockfish reports it.
+    pub fn reported_score(&self) -> i32 {
+        match self.tb_score {
+            Some(tb_score) if self.score.abs() < MATE_BOUND => tb_score,
+            _ => self.score,
+        }
+    }
 }
 
 /// What every thread of one search shares.
@@ -124,6 +144,10 @@ pub struct Shared<'a> {
     pub limits: &'a Limits,
     pub started: Instant,
     pub nodes: AtomicU64,
+    /// Positions whose value the tablebases gave, the root's included.
+    pub tb_hits: AtomicU64,
+    /// How the search probes the tablebases, if at all.
+    pub probing: Option<Probing>,
     pub variant: Variant,
     /// Set when the main thread has finished, to stop the helpers.
     pub done: AtomicBool,

@@ -22,6 +22,7 @@ use crate::history::{Histories, QuietHistory};
 use crate::movepick::{MovePicker, OrderingHints, Switches};
 use crate::score::{INFINITE, MATE};
 use crate::search::Worker;
+use crate::tablebase::{self, Plan, Start};
 use crate::thread::{Control, Info, Limits, Root, RootMove, SearchResult, Shared};
 use crate::transposition::TranspositionTable;
 use catena_core::board::Move;
@@ -113,6 +114,27 @@ pub fn search(
         histories.resize_with(threads, Histories::default);
     }
     let actions = root_actions(root, tt, &histories[0], &limits.search_moves);
+    let plan = limits
+        .tablebases
+        .as_ref()
+        .map_or_else(Plan::default, |settings| {
+            let start = Start {
+                position: &root.position,
+                history: &root.history,
+                variant: root.variant,
+            };
+            tablebase::plan(settings, start, &actions)
+        });
+    // With the root in the tables, only the actions that keep its best
+    // result are searched, each reported with the tables' score.
+    let actions: Vec<(Action, Option<i32>)> = match &plan.root {
+        Some(ranked) => ranked
+            .actions
+            .iter()
+            .map(|&(action, score)| (action, Some(score)))
+            .collect(),
+        None => actions.into_iter().map(|action| (action, None)).collect(),
+    };
     if actions.is_empty() {
         return SearchResult {
             best: None,
@@ -129,6 +151,8 @@ pub fn search(
         limits,
         started,
         nodes: AtomicU64::new(0),
+        tb_hits: AtomicU64::new(plan.root.as_ref().map_or(0, |ranked| ranked.hits)),
+        probing: plan.probing,
         variant: root.variant,
         done: AtomicBool::new(false),
     };
@@ -139,12 +163,13 @@ pub fn search(
             let mut worker = Worker::new(id, &shared, root, thread_histories);
             worker.root_moves = actions
                 .iter()
-                .map(|&action| RootMove {
+                .map(|&(action, tb_score)| RootMove {
                     action,
                     score: -INFINITE,
                     previous_score: -INFINITE,
                     pv: vec![action],
                     nodes: 0,
+                    tb_score,
                 })
                 .collect();
             worker
@@ -198,12 +223,11 @@ pub fn search(
         }
     });
     let best_share = main.best_action_share();
+    let best_move = main.root_moves.swap_remove(0);
+    let score = best_move.reported_score();
     let RootMove {
-        action: best,
-        score,
-        pv,
-        ..
-    } = main.root_moves.swap_remove(0);
+        action: best, pv, ..
+    } = best_move;
     let learnt = std::iter::once(main.histories).chain(learnt_by_helpers.into_iter().map(|slot| {
         slot.into_inner()
             .unwrap_or_else(PoisonError::into_inner)

@@ -83,6 +83,10 @@ fn option_config(option: &UciOption) -> UciOptionConfig {
             var: choices.iter().map(|choice| choice.to_string()).collect(),
         },
         Kind::Button => UciOptionConfig::Button { name },
+        Kind::Text { default } => UciOptionConfig::String {
+            name,
+            default: Some(default.to_string()),
+        },
     }
 }
 
@@ -572,6 +576,7 @@ fn line_info(report: &Report, odds: Option<WinDrawLoss>) -> String {
         UciInfoAttribute::Nodes(report.nodes),
         UciInfoAttribute::Nps(report.nodes.saturating_mul(1000) / millis),
         UciInfoAttribute::HashFull(report.hashfull),
+        UciInfoAttribute::TbHits(report.tb_hits),
         UciInfoAttribute::Time(vampirc_uci::Duration::milliseconds(
             report.time.as_millis() as i64
         )),

@@ -8,6 +8,9 @@ pub mod oracle;
 pub mod paper;
 pub mod scratch;
 pub mod strategies;
+// The binary's path is known to the test binary alone.
+#[cfg(test)]
+pub mod uci_engine;
 
 use catena::tools::epd;
 use catena_core::board::Square;

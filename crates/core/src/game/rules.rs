@@ -66,6 +66,21 @@ impl Rules {
             Err(format!("MinEnclosed {min_enclosed} is outside 1 to 16"))
         }
     }
+
+    /// The most men a board can hold without any chain on it. Men are never
+    /// added, so from a position with this many or fewer no move ever closes
+    /// a chain, nobody can switch, and the rest of the game is chess: a
+    /// tablebase's value for the side to move is the player's.
+    ///
+    /// A link encloses a group of `min_enclosed` empty squares: one square
+    /// takes a loop of four men (the diamond around it), two adjacent ones
+    /// six (spec case 1). Every larger group needs a group of two inside it,
+    /// so six stays a bound that is safe, if not the least, for any
+    /// `min_enclosed` from 2 on. `no_chain_fits_on_the_smaller_boards` in
+    /// `tests/it/syzygy.rs` proves both numbers with the chain oracle.
+    pub const fn chainless_men(self) -> u32 {
+        if self.min_enclosed <= 1 { 3 } else { 5 }
+    }
 }
 
 impl Default for Rules {
