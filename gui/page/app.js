@@ -29,16 +29,18 @@ async function api(method, path, body) {
   try { data = JSON.parse(text); } catch { data = null; }
   if (!response.ok) {
     say(data && data.error ? data.error : `${response.status}: ${text.trim()}`, true);
-    if (data && data.state) render(data.state, true);
-    else if (state) render(state, true);
+    if (data && data.state) render(data.state);
+    else if (state) render(state);
     return null;
   }
   return data;
 }
 
+// A change's reply is a picture of the game like any other: it may reach the
+// page after the event stream has brought a newer one, and then it is old.
 async function change(path, body = {}) {
   const next = await api('POST', path, body);
-  if (next) render(next, true);
+  if (next) render(next);
   return next;
 }
 
@@ -97,8 +99,11 @@ function movableColor(s) {
   return s.turn;
 }
 
-function render(s, force = false) {
-  if (!force && state && s.generation < state.generation) return;
+// Shows `s` unless the page already shows a newer picture of the game (the
+// server's generation grows with every change); `s` of the same generation
+// is shown again, which puts back a piece dragged to no legal square.
+function render(s) {
+  if (state && s.generation < state.generation) return;
   state = s;
   const dests = new Map(Object.entries(s.dests));
   cg.set({
@@ -243,11 +248,11 @@ setInterval(updateClocks, 200);
 
 async function onBoardMove(orig, dest) {
   const candidates = state.moves.filter(m => m.from === orig && m.to === dest);
-  if (!candidates.length) { render(state, true); return; }
+  if (!candidates.length) { render(state); return; }
   let chosen = candidates[0];
   if (candidates.length > 1 || chosen.promotion) {
     const piece = await askPromotion();
-    if (!piece) { render(state, true); return; }
+    if (!piece) { render(state); return; }
     chosen = candidates.find(m => m.promotion === piece) || chosen;
   }
   await playMove(chosen.uci);
@@ -432,7 +437,7 @@ function wire() {
   $('undo').onclick = () => change('/api/undo');
   $('flip').onclick = () => {
     orientation = orientation === 'white' ? 'black' : 'white';
-    render(state, true);
+    render(state);
   };
   $('move-form').onsubmit = async event => {
     event.preventDefault();
@@ -515,10 +520,19 @@ function listen() {
     say(message.text, message.error);
     if (!message.error && /switches sides/.test(message.text)) banner(message.text);
   });
-  events.onerror = () => $('status').textContent = 'Lost the server; retrying…';
+  let lost = false;
+  events.onerror = () => {
+    lost = true;
+    $('status').textContent = 'Lost the server; retrying…';
+  };
   events.onopen = async () => {
     const fresh = await api('GET', '/api/state');
-    if (fresh) render(fresh, true);
+    if (!fresh) return;
+    // Back after losing the server, which may have restarted and counts
+    // generations afresh: its picture replaces the page's.
+    if (lost) state = null;
+    lost = false;
+    render(fresh);
   };
 }
 
@@ -538,7 +552,7 @@ async function start() {
   });
   wire();
   const first = await api('GET', '/api/state');
-  if (first) render(first, true);
+  if (first) render(first);
   const watched = await api('GET', '/api/match');
   if (watched) renderMatch(watched);
   listen();

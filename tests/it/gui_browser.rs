@@ -1,166 +1,21 @@
 //! `catena gui` in a real browser: Debian's headless Chromium, driven through
-//! chromedriver (WebDriver) by fantoccini. The page is played as a person
-//! plays it, by clicking squares and buttons.
+//! chromedriver (WebDriver) by fantoccini (`gui_support::browser`). The page
+//! is played as a person plays it, by clicking squares and buttons.
 //!
-//! Without chromium and chromedriver the test says so and passes, except
-//! under CI (`CI=true`), where it fails: `.ci/run` installs them.
-//! With `CATENA_GUI_SCREENSHOTS=DIR` it also saves the screenshots of
+//! With `CATENA_GUI_SCREENSHOTS=DIR` the tests also save the screenshots of
 //! `docs/gui.md` there.
 
-use std::net::TcpListener;
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::path::Path;
 use std::time::{Duration, Instant};
 
-use crate::gui_support::GuiServer;
+use crate::gui_support::browser::{PATIENCE, Page, fast_engine_list, run};
 use catena_core::game::pgn;
-use fantoccini::actions::{InputSource, MOUSE_BUTTON_LEFT, MouseActions, PointerAction};
-use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{Value, json};
 
-const PATIENCE: Duration = Duration::from_secs(30);
-
-/// A program on the PATH (or in /usr/bin).
-fn program(name: &str) -> Option<PathBuf> {
-    let path = std::env::var_os("PATH").unwrap_or_default();
-    std::env::split_paths(&path)
-        .chain([PathBuf::from("/usr/bin")])
-        .map(|dir| dir.join(name))
-        .find(|candidate| candidate.is_file())
-}
-
-struct Killed(Child);
-
-impl Drop for Killed {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
-/// chromedriver on a free port, once it accepts connections.
-fn start_driver(chromedriver: &Path) -> (Killed, String) {
-    let port = free_port();
-    let child = Command::new(chromedriver)
-        .arg(format!("--port={port}"))
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("cannot start chromedriver");
-    let deadline = Instant::now() + PATIENCE;
-    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(Instant::now() < deadline, "chromedriver did not start");
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    (Killed(child), format!("http://127.0.0.1:{port}"))
-}
-
-async fn js(client: &Client, script: &str) -> Value {
-    client
-        .execute(script, Vec::new())
-        .await
-        .unwrap_or_else(|error| panic!("{error}: {script}"))
-}
-
-/// Waits until `script` returns true.
-async fn wait_for(client: &Client, script: &str, what: &str) {
-    let deadline = Instant::now() + PATIENCE;
-    loop {
-        if js(client, script).await == Value::Bool(true) {
-            return;
-        }
-        if Instant::now() > deadline {
-            let status = js(
-                client,
-                "return document.getElementById('status').textContent",
-            )
-            .await;
-            let messages = js(
-                client,
-                "return document.getElementById('messages').textContent",
-            )
-            .await;
-            panic!("waited in vain for {what}; status {status}, messages {messages}");
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-}
-
-async fn plies(client: &Client) -> usize {
-    js(
-        client,
-        "return document.querySelectorAll('#moves .ply:not(.future)').length",
-    )
-    .await
-    .as_u64()
-    .unwrap() as usize
-}
-
-async fn wait_for_plies(client: &Client, count: usize) {
-    wait_for(
-        client,
-        &format!("return document.querySelectorAll('#moves .ply:not(.future)').length === {count}"),
-        &format!("{count} moves in the list"),
-    )
-    .await;
-}
-
-/// Clicks the centre of `square` (the board seen from White).
-async fn click_square(client: &Client, square: &str) {
-    let at = js(
-        client,
-        &format!(
-            "const b = document.querySelector('cg-board').getBoundingClientRect();
-             const f = '{square}'.charCodeAt(0) - 97, r = '{square}'.charCodeAt(1) - 49;
-             return [Math.round(b.left + (f + 0.5) * b.width / 8), Math.round(b.top + (7.5 - r) * b.height / 8)];"
-        ),
-    )
-    .await;
-    let (x, y) = (at[0].as_f64().unwrap(), at[1].as_f64().unwrap());
-    let mouse = MouseActions::new("mouse".to_string())
-        .then(PointerAction::MoveTo {
-            duration: None,
-            x,
-            y,
-        })
-        .then(PointerAction::Down {
-            button: MOUSE_BUTTON_LEFT,
-        })
-        .then(PointerAction::Up {
-            button: MOUSE_BUTTON_LEFT,
-        });
-    client.perform_actions(mouse).await.unwrap();
-}
-
-/// Plays a move by clicking its two squares.
-async fn click_move(client: &Client, from: &str, to: &str) {
-    click_square(client, from).await;
-    click_square(client, to).await;
-}
-
-async fn click(client: &Client, id: &str) {
-    client
-        .find(Locator::Id(id))
-        .await
-        .unwrap_or_else(|error| panic!("no #{id}: {error}"))
-        .click()
-        .await
-        .unwrap_or_else(|error| panic!("cannot click #{id}: {error}"));
-}
-
 /// The loop's edges as drawn (`b2-c3`, each pair sorted) and the shaded squares, sorted.
-async fn drawn_chain(client: &Client) -> (Vec<String>, Vec<String>) {
-    let drawn = js(
-        client,
-        "return {
+async fn drawn_chain(page: &Page) -> (Vec<String>, Vec<String>) {
+    let drawn = page
+        .js("return {
            hashes: [...document.querySelectorAll('svg.cg-shapes g[cgHash]')].map(g => g.getAttribute('cgHash')),
            shaded: [...document.querySelectorAll('cg-board square.enclosed')].map(s => s.cgKey),
          };",
@@ -197,10 +52,10 @@ async fn drawn_chain(client: &Client) -> (Vec<String>, Vec<String>) {
 
 /// Waits until the board shows the loop of 1.c3 e5 2.d3 with c2 and d2 shaded
 /// (chessground draws shapes at the next animation frame).
-async fn wait_for_the_c3_d3_chain(client: &Client) {
+async fn wait_for_the_c3_d3_chain(page: &Page) {
     let deadline = Instant::now() + PATIENCE;
     loop {
-        let drawn = drawn_chain(client).await;
+        let drawn = drawn_chain(page).await;
         if drawn == (c3_d3_loop_edges(), vec!["c2".to_string(), "d2".to_string()]) {
             return;
         }
@@ -218,219 +73,146 @@ fn c3_d3_loop_edges() -> Vec<String> {
     edges
 }
 
-async fn screenshot(client: &Client, name: &str) {
-    if let Some(dir) = std::env::var_os("CATENA_GUI_SCREENSHOTS") {
-        let png = client.screenshot().await.unwrap();
-        std::fs::write(Path::new(&dir).join(name), png).unwrap();
-    }
-}
-
 #[test]
 fn plays_switches_undoes_saves_and_loads_in_chromium() {
-    let (Some(chromium), Some(chromedriver)) = (
-        program("chromium").or_else(|| program("chromium-browser")),
-        program("chromedriver"),
-    ) else {
-        let why = "chromium and chromedriver are not installed (apt-get install chromium chromium-driver)";
-        assert!(std::env::var("CI").as_deref() != Ok("true"), "{why}");
-        eprintln!("skipped: {why}");
-        return;
-    };
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    runtime.block_on(drive(&chromium, &chromedriver));
+    run(async {
+        let Some(page) = Page::open(&[]).await else {
+            return;
+        };
+        // The page is up and interactive within a second of loading.
+        let loaded = Instant::now();
+        page.load().await;
+        assert!(
+            loaded.elapsed() < Duration::from_secs(5),
+            "{:?}",
+            loaded.elapsed()
+        );
+        let ready = page
+            .js("return Number(document.body.dataset.readyMs)")
+            .await;
+        assert!(
+            ready.as_f64().unwrap() < 1000.0,
+            "the page took {ready} ms to get ready"
+        );
+        plays_switches_undoes_saves_and_loads(&page).await;
+        page.close().await;
+    });
 }
 
-async fn drive(chromium: &Path, chromedriver: &Path) {
-    let server = GuiServer::start(&[]);
-    let (_driver, driver_url) = start_driver(chromedriver);
-    let mut capabilities = fantoccini::wd::Capabilities::new();
-    capabilities.insert(
-        "goog:chromeOptions".to_string(),
-        json!({
-            "binary": chromium,
-            "args": ["--headless=new", "--no-sandbox", "--disable-gpu",
-                     "--disable-dev-shm-usage", "--window-size=1280,900"],
-        }),
-    );
-    let client = ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
-        .capabilities(capabilities)
-        .connect(&driver_url)
-        .await
-        .expect("cannot open a browser session");
-
-    // The page is up and interactive within a second of loading.
-    let loaded = Instant::now();
-    client.goto(&server.url("/")).await.unwrap();
-    wait_for(
-        &client,
-        "return document.body.dataset.ready === 'true'",
-        "the page",
-    )
-    .await;
-    assert!(
-        loaded.elapsed() < Duration::from_secs(5),
-        "{:?}",
-        loaded.elapsed()
-    );
-    let ready = js(&client, "return Number(document.body.dataset.readyMs)").await;
-    assert!(
-        ready.as_f64().unwrap() < 1000.0,
-        "the page took {ready} ms to get ready"
-    );
-    // Unfold every panel, as a person would to reach its buttons.
-    js(
-        &client,
-        "document.querySelectorAll('details').forEach(d => d.open = true); return true;",
-    )
-    .await;
-
+async fn plays_switches_undoes_saves_and_loads(page: &Page) {
     // 1.c3 e5 by hand, both sides.
-    click_move(&client, "c2", "c3").await;
-    wait_for_plies(&client, 1).await;
-    click_move(&client, "e7", "e5").await;
-    wait_for_plies(&client, 2).await;
+    page.click_move("c2", "c3").await;
+    page.wait_for_plies(1).await;
+    page.click_move("e7", "e5").await;
+    page.wait_for_plies(2).await;
 
     // Now Catena takes the player who started Black; the person keeps White.
-    client
-        .find(Locator::Id("opponent-engine"))
-        .await
-        .unwrap()
-        .select_by_value("Catena")
-        .await
-        .unwrap();
-    let tc = client.find(Locator::Id("opponent-tc")).await.unwrap();
-    tc.clear().await.unwrap();
-    tc.send_keys("st=0.2").await.unwrap();
-    click(&client, "opponent-apply").await;
-    wait_for(
-        &client,
+    page.choose_opponent("Catena", "white", "st=0.2").await;
+    page.wait_for(
         "return document.getElementById('player-bottom').textContent.includes('Human plays White')",
         "the person to play White",
     )
     .await;
 
     // 2.d3 closes the chain: the loop is drawn, c2 and d2 shaded, and the question asked.
-    click_move(&client, "d2", "d3").await;
-    wait_for(
-        &client,
+    page.click_move("d2", "d3").await;
+    page.wait_for(
         "return !document.getElementById('switch-dialog').hidden",
         "the switch question",
     )
     .await;
-    wait_for_the_c3_d3_chain(&client).await;
-    let question = js(
-        &client,
-        "return document.getElementById('switch-dialog').textContent",
-    )
-    .await;
+    wait_for_the_c3_d3_chain(page).await;
+    let question = page
+        .js("return document.getElementById('switch-dialog').textContent")
+        .await;
     let question = question.as_str().unwrap();
     assert!(question.contains("size 2"), "{question}");
     assert!(question.contains("limit 2"), "{question}");
-    screenshot(&client, "gui-chain.png").await;
+    page.screenshot("gui-chain.png").await;
 
     // Switch: the person now plays Black and moves again at once.
-    click(&client, "switch-yes").await;
-    wait_for_plies(&client, 3).await;
-    wait_for_the_c3_d3_chain(&client).await;
-    wait_for(
-        &client,
+    page.click("switch-yes").await;
+    page.wait_for_plies(3).await;
+    wait_for_the_c3_d3_chain(page).await;
+    page.wait_for(
         "return document.getElementById('player-bottom').textContent.includes('Catena plays White')
             && document.getElementById('player-top').textContent.includes('Human plays Black')",
         "the armies exchanged",
     )
     .await;
-    let switch_mark = js(
-        &client,
-        "return document.querySelectorAll('#moves .switch-mark').length",
-    )
-    .await;
+    let switch_mark = page
+        .js("return document.querySelectorAll('#moves .switch-mark').length")
+        .await;
     assert_eq!(switch_mark, json!(1));
 
     // The person plays Black's 2...Nf6; Catena answers with White, the other army.
-    click_move(&client, "g8", "f6").await;
-    wait_for(
-        &client,
+    page.click_move("g8", "f6").await;
+    page.wait_for(
         "return document.querySelectorAll('#moves .ply:not(.future)').length >= 5",
         "Catena's move",
     )
     .await;
-    let last = js(
-        &client,
-        "return document.querySelectorAll('#moves .ply:not(.future)')[4].querySelector('.num').textContent;",
+    let last = page.js("return document.querySelectorAll('#moves .ply:not(.future)')[4].querySelector('.num').textContent;",
     )
     .await;
     assert_eq!(last, json!("3."), "Catena should have moved with White");
-    wait_for(
-        &client,
+    page.wait_for(
         "return document.getElementById('messages').textContent.includes('Catena plays 3.')",
         "the engine's move announced",
     )
     .await;
 
     // Undo takes back Catena's move and the person's.
-    click(&client, "undo").await;
-    wait_for_plies(&client, 3).await;
+    page.click("undo").await;
+    page.wait_for_plies(3).await;
 
     // Saved, the PGN reads back with the project's reader and rules.
-    click(&client, "pgn-save").await;
-    wait_for(
-        &client,
+    page.click("pgn-save").await;
+    page.wait_for(
         "return document.getElementById('pgn-text').value.includes('{switch}')",
         "the PGN",
     )
     .await;
-    let saved = js(&client, "return document.getElementById('pgn-text').value").await;
+    let saved = page
+        .js("return document.getElementById('pgn-text').value")
+        .await;
     let record = pgn::read(saved.as_str().unwrap()).expect("the saved PGN reads back");
     assert_eq!(record.game.uci_moves(), "c2c3 e7e5 d2d3 switch");
     assert_eq!(record.tag("WhiteAtEnd"), Some("Catena"));
     assert_eq!(record.tag("BlackAtEnd"), Some("Human"));
 
     // Analysis: lines arrive while the engine thinks, at least twice a second.
-    js(
-        &client,
-        "window.thinkingSeen = 0;
+    page.js("window.thinkingSeen = 0;
          const events = new EventSource('/api/events');
          events.addEventListener('thinking', e => { if (JSON.parse(e.data).role === 'analysis') window.thinkingSeen++; });
          return true;",
     )
     .await;
-    click(&client, "analysis-on").await;
-    wait_for(
-        &client,
+    page.click("analysis-on").await;
+    page.wait_for(
         "return document.querySelectorAll('#analysis-lines li').length >= 2",
         "analysis lines",
     )
     .await;
-    js(&client, "window.thinkingSeen = 0; return true;").await;
+    page.js("window.thinkingSeen = 0; return true;").await;
     tokio::time::sleep(Duration::from_secs(2)).await;
-    let seen = js(&client, "return window.thinkingSeen")
+    let seen = page
+        .js("return window.thinkingSeen")
         .await
         .as_u64()
         .unwrap();
     assert!(seen >= 4, "{seen} analysis events in 2 s");
-    let line = js(
-        &client,
-        "return document.getElementById('analysis-lines').textContent",
-    )
-    .await;
+    let line = page
+        .js("return document.getElementById('analysis-lines').textContent")
+        .await;
     assert!(line.as_str().unwrap().contains("3."), "{line}");
-    screenshot(&client, "gui-analysis.png").await;
-    click(&client, "analysis-on").await;
+    page.screenshot("gui-analysis.png").await;
+    page.click("analysis-on").await;
 
     // Back to both sides by hand, then a PGN of docs/rules.md, section 6, stepped through.
-    client
-        .find(Locator::Id("opponent-engine"))
-        .await
-        .unwrap()
-        .select_by_value("")
-        .await
-        .unwrap();
-    click(&client, "opponent-apply").await;
-    wait_for(
-        &client,
+    page.select("opponent-engine", "").await;
+    page.click("opponent-apply").await;
+    page.wait_for(
         "return document.getElementById('player-bottom').textContent.includes('Player')",
         "no engine",
     )
@@ -439,18 +221,15 @@ async fn drive(chromium: &Path, chromedriver: &Path) {
         [White \"Alice\"]\n[Black \"Bob\"]\n[Result \"*\"]\n\
         [SSCC \"SwitchRule=chain;MinEnclosed=2\"]\n[WhiteAtEnd \"Bob\"]\n[BlackAtEnd \"Alice\"]\n\n\
         1. c3 e5 2. d3 {switch} 2... Nf6 3. e4 *\n";
-    js(
-        &client,
-        &format!(
-            "document.getElementById('pgn-text').value = {}; return true;",
-            json!(spec_pgn)
-        ),
-    )
+    page.js(&format!(
+        "document.getElementById('pgn-text').value = {}; return true;",
+        json!(spec_pgn)
+    ))
     .await;
-    click(&client, "pgn-load").await;
-    wait_for_plies(&client, 5).await;
-    click(&client, "first").await;
-    wait_for_plies(&client, 0).await;
+    page.click("pgn-load").await;
+    page.wait_for_plies(5).await;
+    page.click("first").await;
+    page.wait_for_plies(0).await;
     let mut game = catena_core::game::GameState::new(
         catena_core::board::Position::startpos(),
         catena_core::game::Rules::default(),
@@ -459,11 +238,13 @@ async fn drive(chromium: &Path, chromedriver: &Path) {
         .iter()
         .enumerate()
     {
-        click(&client, "next").await;
-        wait_for_plies(&client, ply + 1).await;
+        page.click("next").await;
+        page.wait_for_plies(ply + 1).await;
         let tokens: Vec<&str> = uci.split_whitespace().collect();
         game.apply_uci_moves(&tokens).unwrap();
-        let fen = js(&client, "return document.getElementById('fen').textContent").await;
+        let fen = page
+            .js("return document.getElementById('fen').textContent")
+            .await;
         assert_eq!(
             fen,
             json!(game.position().to_fen()),
@@ -471,12 +252,11 @@ async fn drive(chromium: &Path, chromedriver: &Path) {
             ply + 1
         );
         if ply == 2 {
-            wait_for_the_c3_d3_chain(&client).await;
+            wait_for_the_c3_d3_chain(page).await;
         }
         if ply == 3 {
             // 2...Nf6 closes no chain: the loop goes.
-            wait_for(
-                &client,
+            page.wait_for(
                 "return document.querySelectorAll('svg.cg-shapes g[cgHash]').length === 0
                     && document.querySelectorAll('cg-board square.enclosed').length === 0",
                 "the loop gone after 2...Nf6",
@@ -484,7 +264,7 @@ async fn drive(chromium: &Path, chromedriver: &Path) {
             .await;
         }
     }
-    assert_eq!(plies(&client).await, 5);
+    assert_eq!(page.plies().await, 5);
 
     // A 2-game match, started from the page: both games play out on it.
     for (id, value) in [
@@ -492,47 +272,210 @@ async fn drive(chromium: &Path, chromedriver: &Path) {
         ("match-tc", "st=0.02"),
         ("match-max", "12"),
     ] {
-        let field = client.find(Locator::Id(id)).await.unwrap();
-        field.clear().await.unwrap();
-        field.send_keys(value).await.unwrap();
+        page.fill(id, value).await;
     }
-    click(&client, "match-start").await;
-    wait_for(
-        &client,
+    page.click("match-start").await;
+    page.wait_for(
         "return document.querySelectorAll('#match-games .match-game').length >= 1",
         "a game of the match on the page",
     )
     .await;
-    wait_for(
-        &client,
-        "return document.querySelectorAll('#match-games .match-game:not([data-result=\"*\"])').length === 2
+    page.wait_for("return document.querySelectorAll('#match-games .match-game:not([data-result=\"*\"])').length === 2
             && document.getElementById('match-head').dataset.state === 'finished'",
         "both games of the match finished",
     )
     .await;
-    let table = js(
-        &client,
-        "return document.getElementById('match-table').textContent",
-    )
-    .await;
+    let table = page
+        .js("return document.getElementById('match-table').textContent")
+        .await;
     assert!(table.as_str().unwrap().contains("Catena 2"), "{table}");
-    let boards = js(
-        &client,
-        "return document.querySelectorAll('#match-games cg-board piece').length",
-    )
-    .await;
+    let boards = page
+        .js("return document.querySelectorAll('#match-games cg-board piece').length")
+        .await;
     assert!(
         boards.as_u64().unwrap() > 20,
         "{boards} pieces on the match boards"
     );
     if let Some(dir) = std::env::var_os("CATENA_GUI_SCREENSHOTS") {
-        js(
-            &client,
-            "document.getElementById('match-panel').scrollIntoView(); return true;",
-        )
-        .await;
-        let png = client.screenshot().await.unwrap();
+        page.js("document.getElementById('match-panel').scrollIntoView(); return true;")
+            .await;
+        let png = page.client.screenshot().await.unwrap();
         std::fs::write(Path::new(&dir).join("gui-match.png"), png).unwrap();
     }
-    client.close().await.unwrap();
+}
+
+/// What the page shows of the game: the board's pieces (as a FEN's first
+/// field), the FEN line, the moves played in SAN, and whether it says the
+/// game is over.
+const PAGE_PICTURE: &str = "
+    const letters = { pawn: 'p', knight: 'n', bishop: 'b', rook: 'r', queen: 'q', king: 'k' };
+    const at = {};
+    for (const piece of document.querySelectorAll('#board cg-board piece')) {
+      if (piece.classList.contains('ghost') || piece.classList.contains('fading')) continue;
+      const role = [...piece.classList].find(name => letters[name]);
+      const letter = letters[role];
+      at[piece.cgKey] = piece.classList.contains('white') ? letter.toUpperCase() : letter;
+    }
+    const ranks = [];
+    for (let rank = 8; rank >= 1; rank--) {
+      let text = '', empty = 0;
+      for (const file of 'abcdefgh') {
+        const letter = at[file + rank];
+        if (!letter) { empty++; continue; }
+        if (empty) text += empty;
+        text += letter;
+        empty = 0;
+      }
+      ranks.push(empty ? text + empty : text);
+    }
+    return {
+      board: ranks.join('/'),
+      fen: document.getElementById('fen').textContent,
+      moves: [...document.querySelectorAll('#moves .ply:not(.future) .san')].map(san => san.textContent),
+      over: document.getElementById('status').textContent.includes('Game over'),
+    };";
+
+/// The same picture from the server's `GET /api/state`.
+fn server_picture(state: &Value) -> Value {
+    let fen = state["fen"].as_str().unwrap();
+    json!({
+        "board": fen.split(' ').next().unwrap(),
+        "fen": fen,
+        "moves": state["history"].as_array().unwrap().iter().map(|ply| ply["san"].clone()).collect::<Vec<_>>(),
+        "over": !state["ending"].is_null(),
+    })
+}
+
+/// Waits (a few seconds at most) until the page shows the game as the server has it.
+async fn agrees_with_server(page: &Page, state: &Value) {
+    let expected = server_picture(state);
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        let shown = page.js(PAGE_PICTURE).await;
+        if shown == expected {
+            return;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the page fell behind the server:\n page   {shown}\n server {expected}"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// Polls `GET /api/state` until `done` holds of it.
+async fn wait_for_server(page: &Page, what: &str, done: impl Fn(&Value) -> bool) -> Value {
+    let deadline = Instant::now() + PATIENCE;
+    loop {
+        let state = page.server_state();
+        if done(&state) {
+            return state;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "waited in vain for {what}: {state}"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+/// A small deterministic stream of choices (an LCG), so that a failure replays.
+struct Choices(u64);
+
+impl Choices {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        ((self.0 >> 33) % n as u64) as usize
+    }
+}
+
+/// Plays one of the person's legal moves in `state` by clicking it, answering
+/// the promotion question with a queen and the switch question either way,
+/// and waits until the server has it.
+async fn click_a_legal_move(page: &Page, state: &Value, choices: &mut Choices) {
+    let moves: Vec<&Value> = state["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|mv| mv["promotion"].is_null() || mv["promotion"] == "q")
+        .collect();
+    let mv = moves[choices.below(moves.len())];
+    let (from, to) = (mv["from"].as_str().unwrap(), mv["to"].as_str().unwrap());
+    page.click_move(from, to).await;
+    if mv["promotion"] == "q" {
+        page.wait_for(
+            "return !document.getElementById('promotion').hidden",
+            "the promotion question",
+        )
+        .await;
+        page.js("document.querySelector('#promotion [data-piece=\"q\"]').click(); return true;")
+            .await;
+    }
+    if mv["switchable"] == true {
+        page.wait_for(
+            "return !document.getElementById('switch-dialog').hidden",
+            "the switch question",
+        )
+        .await;
+        let answer = ["switch-yes", "switch-no"][choices.below(2)];
+        page.click(answer).await;
+    }
+    let before = state["generation"].as_u64().unwrap();
+    let uci = mv["uci"].as_str().unwrap();
+    wait_for_server(page, &format!("the page to play {uci}"), |now| {
+        now["generation"].as_u64().unwrap() > before
+    })
+    .await;
+}
+
+/// Issue 54, problem 1: against an engine that answers within milliseconds,
+/// the page shows the server's game after every one of its replies, over
+/// 30 moves of the person's and the games they take (the person takes the
+/// other colour in each new game, so the engine opens every other one).
+#[test]
+fn keeps_up_with_a_fast_engine() {
+    run(async {
+        let list = fast_engine_list("keeps-up");
+        let Some(page) = Page::open(&["--engines", list.to_str().unwrap()]).await else {
+            return;
+        };
+        page.choose_opponent("Catena-d1", "white", "st=0.05").await;
+        let chosen = wait_for_server(&page, "Catena-d1 to be the opponent", |state| {
+            state["opponent"]["engine"] == "Catena-d1"
+        })
+        .await;
+        // The state the page must show next is newer than this generation.
+        let mut after = chosen["generation"].as_u64().unwrap() - 1;
+        let mut choices = Choices(54);
+        let mut human = "white";
+        let mut played = 0;
+        while played < 30 {
+            let state = wait_for_server(&page, "the person's turn", |state| {
+                state["generation"].as_u64().unwrap() > after && state["engine_to_move"] == false
+            })
+            .await;
+            agrees_with_server(&page, &state).await;
+            if state["ending"].is_null() {
+                after = state["generation"].as_u64().unwrap();
+                click_a_legal_move(&page, &state, &mut choices).await;
+                played += 1;
+                continue;
+            }
+            human = if human == "white" { "black" } else { "white" };
+            page.choose_opponent("Catena-d1", human, "st=0.05").await;
+            page.click("new-game").await;
+            let fresh = wait_for_server(&page, "a new game and the person's turn", |state| {
+                state["ending"].is_null()
+                    && state["engine_to_move"] == false
+                    && state["history"].as_array().unwrap().len() <= 1
+            })
+            .await;
+            after = fresh["generation"].as_u64().unwrap() - 1;
+        }
+        let _ = std::fs::remove_file(list);
+        page.close().await;
+    });
 }
