@@ -92,10 +92,12 @@ function showChain(chain) {
   wrap.dataset.enclosed = chain ? chain.enclosed.join(' ') : '';
 }
 
-// Whose pieces the person may move now.
+// Whose pieces the person may move now: against an engine, only the army
+// the person holds, also while looking back at moves taken back (a move
+// played there replaces them).
 function movableColor(s) {
   if (s.ending || s.engine_to_move || busy) return undefined;
-  if (s.opponent.engine && s.future.length) return undefined;
+  if (s.opponent.engine && s.turn !== s.human.now) return undefined;
   return s.turn;
 }
 

@@ -479,3 +479,48 @@ fn keeps_up_with_a_fast_engine() {
         page.close().await;
     });
 }
+
+/// A page whose opponent is `Catena-d1` (depth 1, answering at once), the
+/// person starting with `human` under the time control `tc`.
+async fn against_a_fast_engine(test: &str, human: &str, tc: &str) -> Option<Page> {
+    let list = fast_engine_list(test);
+    let page = Page::open(&["--engines", list.to_str().unwrap()]).await?;
+    page.choose_opponent("Catena-d1", human, tc).await;
+    wait_for_server(&page, "Catena-d1 to be the opponent", |state| {
+        state["opponent"]["engine"] == "Catena-d1" && state["engine_to_move"] == false
+    })
+    .await;
+    Some(page)
+}
+
+/// Issue 54, problem 2: after Undo against an engine, with the moves taken
+/// back greyed in the list, a move clicked on the board is played and the
+/// engine answers it.
+#[test]
+fn plays_on_the_board_after_an_undo() {
+    run(async {
+        let Some(page) = against_a_fast_engine("undo", "white", "st=0.05").await else {
+            return;
+        };
+        page.click_move("e2", "e4").await;
+        page.wait_for_plies(2).await;
+        page.click("undo").await;
+        page.wait_for(
+            "return document.querySelectorAll('#moves .ply:not(.future)').length === 0
+                && document.querySelectorAll('#moves .ply.future').length === 2",
+            "the two moves taken back, greyed",
+        )
+        .await;
+        page.click_move("d2", "d4").await;
+        page.wait_for_within(
+            "return document.querySelectorAll('#moves .ply:not(.future)').length === 2
+                && document.querySelectorAll('#moves .ply.future').length === 0",
+            "1.d4 played on the board and answered",
+            Duration::from_secs(5),
+        )
+        .await;
+        let state = page.server_state();
+        assert_eq!(state["history"][0]["uci"], "d2d4", "{state}");
+        page.close().await;
+    });
+}
