@@ -63,7 +63,12 @@ function banner(text, error = false) {
   el.className = error ? 'error' : 'note';
   el.hidden = false;
   clearTimeout(bannerTimer);
-  bannerTimer = setTimeout(() => { el.hidden = true; }, 6000);
+  bannerTimer = setTimeout(hideBanner, 6000);
+}
+
+function hideBanner() {
+  clearTimeout(bannerTimer);
+  $('banner').hidden = true;
 }
 
 // ---- the board ---------------------------------------------------------------
@@ -106,7 +111,12 @@ function movableColor(s) {
 // is shown again, which puts back a piece dragged to no legal square.
 function render(s) {
   if (state && s.generation < state.generation) return;
+  const before = state;
   state = s;
+  // A new game starts with a log of its own.
+  if (before && s.game !== before.game) $('messages').innerHTML = '';
+  // The end of the game replaces whatever the banner said of its last moves.
+  if (s.ending && !(before && before.ending)) hideBanner();
   const dests = new Map(Object.entries(s.dests));
   cg.set({
     fen: s.fen,
@@ -165,6 +175,7 @@ function renderPanels(s) {
     : '';
 
   renderMoves(s);
+  renderResult(s);
   $('fen').textContent = s.fen;
 
   const engines = s.engines;
@@ -198,22 +209,32 @@ function fillSelect(select, options, value) {
   if (document.activeElement !== select) select.value = value;
 }
 
+const resultText = result => result === '1/2-1/2' ? '½-½' : result;
+
+// The move list in two columns, White's move and Black's, whoever played
+// them; a switch is marked after its move, and the result ends the list.
 function renderMoves(s) {
   const list = $('moves');
   list.innerHTML = '';
+  const cell = (className, text = '') => {
+    const item = document.createElement('li');
+    item.className = className;
+    item.textContent = text;
+    list.append(item);
+    return item;
+  };
   const plies = [...s.history, ...s.future.map(p => ({ ...p, future: true }))];
   for (const ply of plies) {
-    const item = document.createElement('li');
-    item.className = 'ply' + (ply.future ? ' future' : '') + (ply.ply === s.history.length ? ' current' : '');
+    if (ply.color === 'white' || ply === plies[0]) cell('num', `${ply.number}.`);
+    if (ply.color === 'black' && ply === plies[0]) cell('empty', '…');
+    const item = cell('ply' + (ply.future ? ' future' : '') + (ply.ply === s.history.length ? ' current' : ''));
     item.dataset.ply = ply.ply;
-    const number = ply.color === 'white' ? `${ply.number}.` : `${ply.number}…`;
-    const num = document.createElement('span');
-    num.className = 'num';
-    num.textContent = number;
+    item.dataset.number = ply.number;
+    item.dataset.color = ply.color;
     const san = document.createElement('span');
     san.className = 'san';
     san.textContent = ply.san;
-    item.append(num, san);
+    item.append(san);
     if (ply.chain) item.classList.add('closed-chain');
     if (ply.switched) {
       const mark = document.createElement('span');
@@ -223,10 +244,30 @@ function renderMoves(s) {
       item.append(mark);
     }
     item.addEventListener('click', () => change('/api/goto', { ply: ply.ply }));
-    list.append(item);
   }
+  if (s.ending) cell('result', `${resultText(s.ending.result)} ${s.ending.reason}`);
   const current = list.querySelector('.current');
   if (current) current.scrollIntoView({ block: 'nearest' });
+}
+
+const other = color => color === 'white' ? 'black' : 'white';
+
+// The end of the game, said to the person: who won, as players (you, the
+// engine, Player 1 or 2), how, and which army each held at the end.
+function renderResult(s) {
+  const ending = s.ending;
+  $('result').hidden = !ending;
+  if (!ending) return;
+  const { winner, how } = ending;
+  const engine = s.opponent.engine;
+  $('result-head').textContent = !winner ? 'Draw'
+    : winner.you ? 'You won'
+    : `${winner.name} won` + (engine ? ': you lost' : '');
+  const held = engine
+    ? `you held ${cap(s.human.now)}, ${engine} ${cap(other(s.human.now))}`
+    : `${s.players.white} held White, ${s.players.black} Black`;
+  $('result-how').textContent =
+    `${cap(how)} (${resultText(ending.result)}: ${ending.reason}); at the end ${held}.`;
 }
 
 let clockBase = { at: performance.now(), clocks: null };

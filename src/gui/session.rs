@@ -98,6 +98,8 @@ pub struct Session {
     /// Grows with every change, so that an engine's late answer to an older
     /// position is recognized and dropped.
     generation: u64,
+    /// Grows with every new or loaded game.
+    game_number: u64,
 }
 
 impl Default for Session {
@@ -121,6 +123,7 @@ impl Session {
             engine_failure: None,
             tags: Vec::new(),
             generation: 0,
+            game_number: 0,
         }
     }
 
@@ -134,6 +137,11 @@ impl Session {
 
     pub fn generation(&self) -> u64 {
         self.generation
+    }
+
+    /// Which game this is: a new or loaded game counts up.
+    pub fn game_number(&self) -> u64 {
+        self.game_number
     }
 
     pub fn redo_moves(&self) -> &[Action] {
@@ -181,6 +189,7 @@ impl Session {
         self.verdict = None;
         self.engine_failure = None;
         self.tags.clear();
+        self.game_number += 1;
         self.changed();
     }
 
@@ -230,6 +239,20 @@ impl Session {
     /// How the game ended, if it has: its result and why, in Cute Chess's words.
     pub fn ending(&self) -> Option<(GameResult, String)> {
         crate::play::ending(&self.game, self.verdict.as_ref(), self.lost_on_time)
+    }
+
+    /// How the game ended, in words that follow "won" or "drawn": `by
+    /// checkmate`, `on time`, `by stalemate`, …
+    pub fn ended_how(&self) -> Option<String> {
+        if self.verdict.is_some() {
+            return Some("as the game loaded records".to_string());
+        }
+        if self.lost_on_time.is_some() {
+            return Some("on time".to_string());
+        }
+        self.game
+            .outcome()
+            .map(|outcome| format!("by {}", outcome.termination))
     }
 
     /// Whether the engine is the player to move (and may move now).

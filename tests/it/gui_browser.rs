@@ -152,10 +152,17 @@ async fn plays_switches_undoes_saves_and_loads(page: &Page) {
         "Catena's move",
     )
     .await;
-    let last = page.js("return document.querySelectorAll('#moves .ply:not(.future)')[4].querySelector('.num').textContent;",
-    )
-    .await;
-    assert_eq!(last, json!("3."), "Catena should have moved with White");
+    let last = page
+        .js(
+            "const ply = document.querySelectorAll('#moves .ply:not(.future)')[4];
+             return `${ply.dataset.number} ${ply.dataset.color}`;",
+        )
+        .await;
+    assert_eq!(
+        last,
+        json!("3 white"),
+        "Catena should have moved with White"
+    );
     page.wait_for(
         "return document.getElementById('messages').textContent.includes('Catena plays 3.')",
         "the engine's move announced",
@@ -521,6 +528,125 @@ fn plays_on_the_board_after_an_undo() {
         .await;
         let state = page.server_state();
         assert_eq!(state["history"][0]["uci"], "d2d4", "{state}");
+        page.close().await;
+    });
+}
+
+/// Types `text` into the move box and presses Enter.
+async fn type_move(page: &Page, text: &str) {
+    page.fill("move-input", &format!("{text}\n")).await;
+}
+
+/// White mates in one on the back rank: 1.Ra8#.
+const BACK_RANK_MATE: &str = "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1";
+
+/// Starts a new game from `fen` (the start position if empty) and waits for it.
+async fn new_game_from(page: &Page, fen: &str) {
+    page.fill("new-fen", fen).await;
+    page.click("new-game").await;
+    let fen = if fen.is_empty() {
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+    } else {
+        fen
+    };
+    wait_for_server(page, "the new game", |state| state["start_fen"] == fen).await;
+}
+
+/// Waits for the result panel and returns what it says.
+async fn result_panel(page: &Page) -> String {
+    page.wait_for(
+        "return !document.getElementById('result').hidden",
+        "the result panel",
+    )
+    .await;
+    page.text("result").await
+}
+
+/// Issue 54, problem 3: the end of a game is said to the person as players:
+/// who won ("you" or the engine, whatever army each held), and how; the
+/// banner keeps nothing of the game before; the two-column move list ends
+/// with the result; a new game starts with an empty log.
+#[test]
+fn says_who_won_as_players() {
+    run(async {
+        let Some(page) = against_a_fast_engine("result", "white", "st=0.05").await else {
+            return;
+        };
+        // Two columns: White's move and Black's answer side by side.
+        page.click_move("e2", "e4").await;
+        page.wait_for_plies(2).await;
+        let columns = page
+            .js(
+                "const [white, black] = document.querySelectorAll('#moves .ply');
+                 const a = white.getBoundingClientRect(), b = black.getBoundingClientRect();
+                 return Math.abs(a.top - b.top) < 2 && b.left > a.right - 1;",
+            )
+            .await;
+        assert_eq!(columns, true, "1.e4 and Black's answer in one row");
+        page.wait_for(
+            "return document.getElementById('messages').textContent.includes('Catena-d1 plays 1...')",
+            "the engine's answer in the log",
+        )
+        .await;
+
+        // The person mates, after a refused move that put up the banner.
+        new_game_from(&page, BACK_RANK_MATE).await;
+        page.wait_for(
+            "return !document.getElementById('messages').textContent.includes('Catena-d1 plays')",
+            "a log of the new game's own",
+        )
+        .await;
+        type_move(&page, "Kg3").await;
+        page.wait_for(
+            "return !document.getElementById('banner').hidden",
+            "the refusal in the banner",
+        )
+        .await;
+        page.click_move("a1", "a8").await;
+        let result = result_panel(&page).await;
+        assert!(result.contains("You won"), "{result}");
+        assert!(result.contains("checkmate"), "{result}");
+        assert!(result.contains("1-0"), "{result}");
+        assert_eq!(
+            page.js("return document.getElementById('banner').hidden")
+                .await,
+            true,
+            "the banner: {}",
+            page.text("banner").await
+        );
+        let last = page
+            .js("return document.querySelector('#moves > :last-child').textContent")
+            .await;
+        assert!(last.as_str().unwrap().contains("1-0"), "{last}");
+        page.js("document.getElementById('result').scrollIntoView({ block: 'end' }); return true;")
+            .await;
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        page.screenshot("gui-result.png").await;
+
+        // The engine mates the person, who started Black.
+        page.choose_opponent("Catena-d1", "black", "st=0.05").await;
+        new_game_from(&page, BACK_RANK_MATE).await;
+        let result = result_panel(&page).await;
+        assert!(result.contains("Catena-d1 won"), "{result}");
+        assert!(result.contains("checkmate"), "{result}");
+        page.wait_for(
+            "return document.getElementById('messages').textContent.includes('Ra8#')",
+            "the engine's mate in the log",
+        )
+        .await;
+
+        // A new game: no result, and a log of its own.
+        new_game_from(&page, "").await;
+        page.wait_for(
+            "return document.getElementById('result').hidden",
+            "the result panel gone",
+        )
+        .await;
+        page.wait_for(
+            "return !document.getElementById('messages').textContent.includes('Ra8#')",
+            "a log of the new game's own",
+        )
+        .await;
         page.close().await;
     });
 }
