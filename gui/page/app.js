@@ -301,12 +301,15 @@ async function onBoardMove(orig, dest) {
   await playMove(chosen.uci);
 }
 
-async function playMove(uci) {
+// Plays `uci`, asking first whether to switch if it closes a chain (with
+// `preview`, the server's answer about the move, if the page has it); the
+// new state, or null if it was not played.
+async function playMove(uci, preview = null) {
   const legal = state.moves.find(m => m.uci === uci);
   let doSwitch = false;
   if (legal && legal.chain) {
-    const preview = await api('GET', `/api/chain?move=${encodeURIComponent(uci)}`);
-    if (!preview) return;
+    preview ??= await api('GET', `/api/chain?move=${encodeURIComponent(uci)}`);
+    if (!preview) return null;
     showChain(preview.chain);
     if (preview.switch_allowed) {
       doSwitch = await askSwitch(preview);
@@ -314,7 +317,7 @@ async function playMove(uci) {
       say(`${preview.san} closes a chain, but no switch: ${preview.why_not}`);
     }
   }
-  await change('/api/move', { move: uci, switch: doSwitch });
+  return change('/api/move', { move: uci, switch: doSwitch });
 }
 
 function askPromotion() {
@@ -484,16 +487,14 @@ function wire() {
   };
   $('move-form').onsubmit = async event => {
     event.preventDefault();
-    const text = $('move-input').value.trim();
+    const input = $('move-input');
+    const text = input.value.trim();
     if (!text) return;
-    const legal = state.moves.find(m => m.uci === text);
-    if (legal) await playMove(legal.uci);
-    else {
-      // SAN: the server reads it; a chain question needs the UCI form, which the preview gives.
-      const preview = await api('GET', `/api/chain?move=${encodeURIComponent(text)}`);
-      if (preview) await playMove(preview.move);
-    }
-    $('move-input').value = '';
+    // The server reads SAN and UCI alike, and says in the notation typed why
+    // a move cannot be played; its preview gives the move in UCI. A refused
+    // move stays in the box, to be corrected.
+    const preview = await api('GET', `/api/chain?move=${encodeURIComponent(text)}`);
+    if (preview && await playMove(preview.move, preview)) input.value = '';
   };
   $('new-game').onclick = () => change('/api/new', {
     mode: $('new-mode').value,

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use crate::arena::{Clocks, TimeControl, color_of};
 use crate::play;
-use catena_core::board::{Color, Move, Position, san};
+use catena_core::board::{Color, Move, Position};
 use catena_core::chain::{self, Chain};
 use catena_core::game::pgn::{self, GameRecord, GameResult};
 use catena_core::game::{ChainTest, GameState, Player, Rules, closed_chain};
@@ -202,14 +202,16 @@ impl Session {
         self.changed();
     }
 
-    /// The move `text` (UCI, or SAN) in the current position.
+    /// The move `text` (SAN, or UCI) in the current position, or what is
+    /// wrong with it, said in the notation it is written in (the same
+    /// reader as `catena play`'s).
     pub fn parse_move(&self, text: &str) -> Result<Move, String> {
-        let position = self.game.position();
         let text = text.trim();
-        position
-            .parse_move(text)
-            .or_else(|error| san::parse(position, text).map_err(|_| error))
-            .map_err(|error| format!("cannot play '{text}': {error}"))
+        play::read_move(self.game.position(), text).map_err(|why| {
+            why.unwrap_or_else(|| {
+                format!("'{text}' is not a move: type one in SAN (e4, Nf3, O-O, e8=Q) or UCI (e2e4, e7e8q)")
+            })
+        })
     }
 
     /// Whether the player to move may switch after `mv`, and why not.

@@ -650,3 +650,45 @@ fn says_who_won_as_players() {
         page.close().await;
     });
 }
+
+/// Issue 54, problem 5: moves typed in SAN are played; an illegal one is
+/// refused in SAN's terms, and the text stays in the box to be corrected.
+#[test]
+fn takes_typed_moves_in_san() {
+    run(async {
+        let Some(page) = Page::open(&[]).await else {
+            return;
+        };
+        for (ply, san) in ["e4", "e5", "Ke2"].iter().enumerate() {
+            type_move(&page, san).await;
+            page.wait_for_plies(ply + 1).await;
+            page.wait_for(
+                "return document.getElementById('move-input').value === ''",
+                "the box emptied after a move",
+            )
+            .await;
+        }
+        // Black cannot castle yet.
+        type_move(&page, "O-O").await;
+        page.wait_for(
+            "return document.querySelector('#messages li.error') !== null",
+            "the refusal",
+        )
+        .await;
+        let refusal = page
+            .js("return document.querySelector('#messages li.error').textContent")
+            .await;
+        let refusal = refusal.as_str().unwrap();
+        assert!(refusal.contains("O-O"), "{refusal}");
+        assert!(refusal.contains("castle"), "{refusal}");
+        assert!(!refusal.contains("UCI"), "{refusal}");
+        assert_eq!(
+            page.js("return document.getElementById('move-input').value")
+                .await,
+            "O-O",
+            "the refused move stays in the box"
+        );
+        assert_eq!(page.plies().await, 3);
+        page.close().await;
+    });
+}
