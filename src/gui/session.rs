@@ -87,6 +87,10 @@ pub struct Session {
     redo: Vec<Action>,
     opponent: Opponent,
     clocks: Clocks,
+    /// The clocks run once the game has this many plies: each side's first
+    /// move after they were set is free, as on lichess, so that no clock
+    /// runs before anyone has moved.
+    clocks_from: usize,
     turn_started: Instant,
     lost_on_time: Option<Color>,
     /// A loaded game's result decided off the board, with the reason.
@@ -116,6 +120,7 @@ impl Session {
             sscc: true,
             redo: Vec::new(),
             clocks: Clocks::new(opponent.control),
+            clocks_from: 2,
             opponent,
             turn_started: Instant::now(),
             lost_on_time: None,
@@ -184,7 +189,7 @@ impl Session {
 
     fn reset_game(&mut self) {
         self.redo.clear();
-        self.clocks = Clocks::new(self.opponent.control);
+        self.set_clocks();
         self.lost_on_time = None;
         self.verdict = None;
         self.engine_failure = None;
@@ -195,11 +200,24 @@ impl Session {
 
     /// Sets who plays: the game goes on, the clocks start afresh.
     pub fn set_opponent(&mut self, opponent: Opponent) {
-        self.clocks = Clocks::new(opponent.control);
-        self.lost_on_time = None;
         self.opponent = opponent;
+        self.set_clocks();
+        self.lost_on_time = None;
         self.engine_failure = None;
         self.changed();
+    }
+
+    /// Sets the clocks afresh, to run once both sides have moved.
+    fn set_clocks(&mut self) {
+        self.clocks = Clocks::new(self.opponent.control);
+        self.clocks_from = self.game.plies().len() + 2;
+    }
+
+    /// Whether the clocks run: under a time per move always (it binds the
+    /// engine only), on a clock once both sides have moved since it was set.
+    pub fn clocks_run(&self) -> bool {
+        matches!(self.opponent.control, TimeControl::PerMove(_))
+            || self.game.plies().len() >= self.clocks_from
     }
 
     /// The move `text` (SAN, or UCI) in the current position, or what is
@@ -329,6 +347,12 @@ impl Session {
 
     fn apply_timed(&mut self, action: Action, used: Duration) -> Result<(), String> {
         let color = self.game.position().side_to_move();
+        // A free move still counts towards the clock's period and increment.
+        let used = if self.clocks_run() {
+            used
+        } else {
+            Duration::ZERO
+        };
         if self.flag_falls(color, used) {
             self.lost_on_time = Some(color);
             self.changed();
@@ -366,6 +390,7 @@ impl Session {
         let color = self.game.position().side_to_move();
         let persons_turn = self.game.controller(color) == self.opponent.human;
         if !persons_turn
+            || !self.clocks_run()
             || !self.redo.is_empty()
             || self.ending().is_some()
             || !self.flag_falls(color, self.turn_started.elapsed())
@@ -523,7 +548,7 @@ impl Session {
             let left = clocks.of(color).budget();
             if self.lost_on_time == Some(color) {
                 Duration::ZERO
-            } else if color == to_move && self.ending().is_none() {
+            } else if color == to_move && self.ending().is_none() && self.clocks_run() {
                 left.saturating_sub(self.turn_started.elapsed())
             } else {
                 left
@@ -630,13 +655,23 @@ mod tests {
             human: Player::StartedBlack,
             control: "0.05+0".parse().unwrap(),
         });
+        // Each side's first move is free: no clock runs before both have moved.
+        std::thread::sleep(Duration::from_millis(200));
+        assert!(!session.check_flag());
+        session.play("e7e5", false).unwrap();
+        let knight = Action::stay(session.parse_move("g1f3").unwrap());
+        let generation = session.generation();
+        session
+            .play_engine(generation, knight, Duration::from_millis(200))
+            .unwrap();
+        assert!(session.clocks_run());
         assert!(!session.check_flag());
         std::thread::sleep(Duration::from_millis(200));
         assert!(session.check_flag());
         let (result, why) = session.ending().unwrap();
         assert_eq!(result, GameResult::WhiteWins);
         assert!(why.contains("time"), "{why}");
-        assert!(session.play("e7e5", false).is_err());
+        assert!(session.play("b8c6", false).is_err());
         // A time per move binds only the engine.
         let mut session = session_after(&["e2e4"]);
         session.set_opponent(Opponent {

@@ -153,7 +153,8 @@ pub fn state(session: &Session, analysis: &AnalysisSettings, book: &EngineBook) 
         json!({
             "white_ms": white.as_millis() as u64,
             "black_ms": black.as_millis() as u64,
-            "running": (session.ending().is_none()).then(|| position.side_to_move().to_string()),
+            "running": (session.ending().is_none() && session.clocks_run())
+                .then(|| position.side_to_move().to_string()),
         })
     });
     json!({

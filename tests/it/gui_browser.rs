@@ -692,3 +692,30 @@ fn takes_typed_moves_in_san() {
         page.close().await;
     });
 }
+
+/// Issue 54, problem 6: on a clock, the person's time does not run before
+/// the game's first moves; it runs once both sides have moved.
+#[test]
+fn starts_the_persons_clock_with_the_game() {
+    run(async {
+        let Some(page) = against_a_fast_engine("clock", "white", "20+0.2").await else {
+            return;
+        };
+        tokio::time::sleep(Duration::from_millis(1500)).await;
+        assert_eq!(page.text("clock-white").await, "0:20.0");
+        let state = page.server_state();
+        assert_eq!(state["clocks"]["white_ms"], 20_000, "{state}");
+        assert!(state["clocks"]["running"].is_null(), "{state}");
+        page.click_move("e2", "e4").await;
+        page.wait_for_plies(2).await;
+        // Both sides have moved: now the person's clock runs.
+        page.wait_for(
+            "return document.getElementById('clock-white').textContent < '0:19.5'",
+            "the person's clock to run",
+        )
+        .await;
+        let state = page.server_state();
+        assert_eq!(state["clocks"]["running"], "white", "{state}");
+        page.close().await;
+    });
+}
