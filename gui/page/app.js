@@ -418,12 +418,23 @@ function onThinking(t) {
 
 const matchBoards = new Map();
 
+// A match game's result, said of its engines: the winner is the one that
+// held the winning army at the end, whichever colour it started with.
+function matchResult(game, live) {
+  const comment = game.comment ? `, ${game.comment}` : '';
+  if (game.result === '*') return live ? `playing, ${cap(game.turn)} to move` : 'stopped';
+  if (!game.winner) return `draw (½-½${comment})`;
+  return `${game.winner} won, holding ${cap(game.winning_army)} at the end (${game.result}${comment})`;
+}
+
 function renderMatch(m) {
   if (!m || !m.active) return;
   $('match-panel').open = true;
   const engines = m.engines || ['?', '?'];
   const score = m.score || { wins: 0, draws: 0, losses: 0, games: 0 };
-  const phase = m.running ? 'running' : (m.finished ? 'finished' : 'stopped');
+  // A match the page started runs while its process does; one followed, until its file says it finished.
+  const live = m.started ? m.running : !m.finished;
+  const phase = m.finished ? 'finished' : live ? 'running' : 'stopped';
   $('match-head').textContent = m.error || m.waiting ||
     `${engines[0]} vs ${engines[1]}: ${m.variant}, ${m.time_control}; ${score.games} of ${m.games_total} games, ${phase}`;
   $('match-head').dataset.state = phase;
@@ -462,9 +473,9 @@ function renderMatch(m) {
       }));
     }
     box.dataset.result = game.result;
-    const result = game.result === '*' ? `playing, ${cap(game.turn)} to move` : `${game.result} (${game.comment || ''})`;
     box.querySelector('.match-title').textContent =
-      `Game ${game.number}: ${game.white} – ${game.black}, ${result}; ${game.plies} plies, ${game.switches} switches`;
+      `Game ${game.number}: ${game.white} – ${game.black}: ${matchResult(game, live)}; ` +
+      `${game.plies} plies, ${game.switches} switch${game.switches === 1 ? '' : 'es'}`;
     box.querySelector('.match-moves').textContent = game.text;
     const board = matchBoards.get(game.number);
     board.set({ fen: game.fen, lastMove: game.last_move || undefined, highlight: { custom: chainSquares(game.last_chain) } });

@@ -719,3 +719,78 @@ fn starts_the_persons_clock_with_the_game() {
         page.close().await;
     });
 }
+
+/// Issue 54, problem 4: a match game's title names its winner as the engine
+/// that held the winning army at the end, whichever colour it started with;
+/// and after Stop no game says it is still being played.
+#[test]
+fn names_match_winners_and_stops() {
+    run(async {
+        let dir = std::env::temp_dir().join(format!("catena-gui-titles-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        // Beta started Black; after 2.d3 {switch} it holds White, and wins 1-0.
+        let live = dir.join("live.json");
+        let followed = json!({
+            "engines": ["Alpha", "Beta"],
+            "games_total": 1,
+            "time_control": "st=0.1",
+            "variant": "SSCC (SwitchRule=chain;MinEnclosed=2)",
+            "games": [{
+                "number": 1, "white": "Alpha", "black": "Beta",
+                "start_fen": "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                "moves": "c2c3 e7e5 d2d3 switch g8f6",
+                "result": "1-0", "comment": "Black loses on time",
+            }],
+            "score": {"wins": 0, "losses": 1, "draws": 0, "games": 1,
+                      "score": 0.0, "elo": null, "elo_margin": null},
+            "sprt": null,
+            "finished": true,
+        });
+        std::fs::write(&live, followed.to_string()).unwrap();
+        let list = fast_engine_list("titles");
+        let Some(page) = Page::open(&[
+            "--follow",
+            live.to_str().unwrap(),
+            "--engines",
+            list.to_str().unwrap(),
+        ])
+        .await
+        else {
+            return;
+        };
+        page.wait_for(
+            "return document.querySelector('#match-games .match-title') !== null",
+            "the followed game",
+        )
+        .await;
+        let title = page
+            .js("return document.querySelector('#match-games .match-title').textContent")
+            .await;
+        let title = title.as_str().unwrap();
+        assert!(title.contains("Beta won"), "{title}");
+        assert!(!title.contains("Alpha won"), "{title}");
+
+        // A match of the page's own, stopped during its first game.
+        page.select("match-first", "Catena-d1").await;
+        page.select("match-second", "Catena-d1").await;
+        page.fill("match-count", "2").await;
+        page.fill("match-tc", "st=1").await;
+        page.click("match-start").await;
+        page.wait_for(
+            "return document.querySelector('#match-games .match-game[data-result=\"*\"]') !== null",
+            "a game of the match under way",
+        )
+        .await;
+        page.click("match-stop").await;
+        page.wait_for(
+            "return document.getElementById('match-head').dataset.state === 'stopped'",
+            "the match stopped",
+        )
+        .await;
+        let titles = page.text("match-games").await;
+        assert!(!titles.contains("playing"), "{titles}");
+        assert!(titles.contains("stopped"), "{titles}");
+        let _ = std::fs::remove_dir_all(dir);
+        page.close().await;
+    });
+}
