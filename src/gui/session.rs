@@ -99,6 +99,8 @@ pub struct Session {
     engine_failure: Option<String>,
     /// Tags of a loaded game, kept when it is saved again.
     tags: Vec<(String, String)>,
+    /// The day the game began, as PGN writes it (`2026.11.29`, UTC).
+    date: String,
     /// Grows with every change, so that an engine's late answer to an older
     /// position is recognized and dropped.
     generation: u64,
@@ -127,6 +129,7 @@ impl Session {
             verdict: None,
             engine_failure: None,
             tags: Vec::new(),
+            date: crate::arena::today(),
             generation: 0,
             game_number: 0,
         }
@@ -194,6 +197,7 @@ impl Session {
         self.verdict = None;
         self.engine_failure = None;
         self.tags.clear();
+        self.date = crate::arena::today();
         self.game_number += 1;
         self.changed();
     }
@@ -466,8 +470,10 @@ impl Session {
         let mut record = GameRecord::new(self.game.clone());
         record.set_variant(self.variant());
         record.tags = self.tags.clone();
-        if !self.tags.iter().any(|(name, _)| name == "Event") {
-            record.set_tag("Event", "Catena gui");
+        for (tag, value) in [("Event", "Catena gui"), ("Date", &self.date)] {
+            if !self.tags.iter().any(|(name, _)| name == tag) {
+                record.set_tag(tag, value);
+            }
         }
         if self.opponent.engine.is_some() || self.tags.is_empty() {
             record.set_tag("White", self.player_name(Player::StartedWhite));

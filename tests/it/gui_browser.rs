@@ -794,3 +794,49 @@ fn names_match_winners_and_stops() {
         page.close().await;
     });
 }
+
+/// Issue 54, problem 8: the PGN saved carries today's date, the page has an
+/// icon, and a FEN with one rank is refused in good English.
+#[test]
+fn dates_the_pgn_shows_an_icon_and_counts_ranks() {
+    run(async {
+        let Some(page) = Page::open(&[]).await else {
+            return;
+        };
+        page.click("pgn-save").await;
+        page.wait_for(
+            "return document.getElementById('pgn-text').value.includes('[Date')",
+            "the PGN",
+        )
+        .await;
+        let saved = page
+            .js("return document.getElementById('pgn-text').value")
+            .await;
+        let record = pgn::read(saved.as_str().unwrap()).unwrap();
+        let date = record.tag("Date").unwrap_or_default();
+        let today = page
+            .js("const d = new Date(); return [d.getUTCFullYear(), d.getUTCMonth() + 1, d.getUTCDate()].map(n => String(n).padStart(2, '0')).join('.')")
+            .await;
+        assert_eq!(date, today.as_str().unwrap(), "{saved}");
+
+        let icon = page
+            .js("const link = document.querySelector('link[rel=icon]');
+                 return link ? link.getAttribute('href') : null;")
+            .await;
+        let icon = icon.as_str().expect("a link to an icon");
+        let (status, body) = page.server.get(icon);
+        assert_eq!(status, 200, "{icon}");
+        assert!(body.contains("<svg"), "{body}");
+
+        page.fill("new-fen", "8 w - - 0 1").await;
+        page.click("new-game").await;
+        page.wait_for(
+            "return document.querySelector('#messages li.error') !== null",
+            "the refusal",
+        )
+        .await;
+        let refusal = page.text("messages").await;
+        assert!(refusal.contains("1 rank instead of 8"), "{refusal}");
+        page.close().await;
+    });
+}
