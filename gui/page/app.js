@@ -7,6 +7,17 @@ const $ = id => document.getElementById(id);
 let state = null;          // the server's last picture of the game
 let cg = null;             // the board
 let orientation = 'white';
+let flipped = false;       // Flip pressed: the board turned from where it would face
+// The page's settings, kept in the browser.
+const settings = {
+  get(name, fallback) {
+    try { return localStorage.getItem(`catena.${name}`) ?? fallback; } catch { return fallback; }
+  },
+  set(name, value) {
+    try { localStorage.setItem(`catena.${name}`, value); } catch { /* private mode: for this visit only */ }
+  },
+};
+let autoFlip = settings.get('autoFlip', 'on') === 'on';
 let busy = false;          // a move is being chosen (promotion, switch question)
 let lastThinking = { player: null, analysis: null };
 
@@ -74,6 +85,7 @@ function hideBanner() {
 // ---- the board ---------------------------------------------------------------
 
 const cap = color => color[0].toUpperCase() + color.slice(1);
+const other = color => color === 'white' ? 'black' : 'white';
 
 function chainShapes(chain) {
   if (!chain) return [];
@@ -106,6 +118,13 @@ function movableColor(s) {
   return s.turn;
 }
 
+// The board faces the army the person holds against an engine (which a
+// switch changes), unless that is turned off; else White. Flip turns it.
+function facing(s) {
+  const base = autoFlip && s.opponent.engine ? s.human.now : 'white';
+  return flipped ? other(base) : base;
+}
+
 // Shows `s` unless the page already shows a newer picture of the game (the
 // server's generation grows with every change); `s` of the same generation
 // is shown again, which puts back a piece dragged to no legal square.
@@ -113,6 +132,7 @@ function render(s) {
   if (state && s.generation < state.generation) return;
   const before = state;
   state = s;
+  orientation = facing(s);
   // A new game starts with a log of its own.
   if (before && s.game !== before.game) $('messages').innerHTML = '';
   // The end of the game replaces whatever the banner said of its last moves.
@@ -249,8 +269,6 @@ function renderMoves(s) {
   const current = list.querySelector('.current');
   if (current) current.scrollIntoView({ block: 'nearest' });
 }
-
-const other = color => color === 'white' ? 'black' : 'white';
 
 // The end of the game, said to the person: who won, as players (you, the
 // engine, Player 1 or 2), how, and which army each held at the end.
@@ -493,7 +511,14 @@ function wire() {
   $('last').onclick = () => change('/api/goto', { ply: state.history.length + state.future.length });
   $('undo').onclick = () => change('/api/undo');
   $('flip').onclick = () => {
-    orientation = orientation === 'white' ? 'black' : 'white';
+    flipped = !flipped;
+    render(state);
+  };
+  $('auto-flip').checked = autoFlip;
+  $('auto-flip').onchange = () => {
+    autoFlip = $('auto-flip').checked;
+    settings.set('autoFlip', autoFlip ? 'on' : 'off');
+    flipped = false;
     render(state);
   };
   $('move-form').onsubmit = async event => {

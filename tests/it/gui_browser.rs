@@ -130,16 +130,18 @@ async fn plays_switches_undoes_saves_and_loads(page: &Page) {
     assert!(question.contains("limit 2"), "{question}");
     page.screenshot("gui-chain.png").await;
 
-    // Switch: the person now plays Black and moves again at once.
+    // Switch: the person now plays Black and moves again at once; the board
+    // turns to face the person's new army.
     page.click("switch-yes").await;
     page.wait_for_plies(3).await;
     wait_for_the_c3_d3_chain(page).await;
     page.wait_for(
-        "return document.getElementById('player-bottom').textContent.includes('Catena plays White')
-            && document.getElementById('player-top').textContent.includes('Human plays Black')",
-        "the armies exchanged",
+        "return document.getElementById('player-bottom').textContent.includes('Human plays Black')
+            && document.getElementById('player-top').textContent.includes('Catena plays White')",
+        "the armies exchanged, the board turned",
     )
     .await;
+    assert_eq!(page.js(FROM_BLACK).await, true);
     let switch_mark = page
         .js("return document.querySelectorAll('#moves .switch-mark').length")
         .await;
@@ -837,6 +839,39 @@ fn dates_the_pgn_shows_an_icon_and_counts_ranks() {
         .await;
         let refusal = page.text("messages").await;
         assert!(refusal.contains("1 rank instead of 8"), "{refusal}");
+        page.close().await;
+    });
+}
+
+/// Whether the board is seen from Black.
+const FROM_BLACK: &str =
+    "return document.getElementById('board').classList.contains('orientation-black')";
+
+/// Issue 54, problem 8: the board turns to the army the person holds, unless
+/// they turn that off, which the page remembers.
+#[test]
+fn turns_the_board_to_the_persons_army() {
+    run(async {
+        let Some(page) = against_a_fast_engine("flip", "black", "st=0.05").await else {
+            return;
+        };
+        page.wait_for(FROM_BLACK, "the board seen from Black").await;
+        page.click("auto-flip").await;
+        page.wait_for(
+            &FROM_BLACK.replace("return ", "return !"),
+            "the board seen from White",
+        )
+        .await;
+        page.load().await;
+        assert_eq!(
+            page.js("return document.getElementById('auto-flip').checked")
+                .await,
+            false
+        );
+        assert_eq!(page.js(FROM_BLACK).await, false);
+        page.click("auto-flip").await;
+        page.wait_for(FROM_BLACK, "the board seen from Black again")
+            .await;
         page.close().await;
     });
 }
