@@ -101,12 +101,21 @@ function chainSquares(chain) {
   return classes;
 }
 
+let drawnChain = null;     // the chain drawn on the board
+let bestArrow = null;      // the analysis's best move, drawn as an arrow
+
 function showChain(chain) {
+  drawnChain = chain;
   cg.set({ highlight: { custom: chainSquares(chain) } });
-  cg.setAutoShapes(chainShapes(chain));
+  drawShapes();
   const wrap = $('board');
   wrap.dataset.loop = chain ? chain.loop.join(' ') : '';
   wrap.dataset.enclosed = chain ? chain.enclosed.join(' ') : '';
+}
+
+function drawShapes() {
+  const arrow = bestArrow ? [{ orig: bestArrow.slice(0, 2), dest: bestArrow.slice(2, 4), brush: 'best' }] : [];
+  cg.setAutoShapes([...chainShapes(drawnChain), ...arrow]);
 }
 
 // Whose pieces the person may move now: against an engine, only the army
@@ -146,6 +155,8 @@ function render(s) {
     check: s.check ? s.turn : false,
     movable: { color: movableColor(s), dests },
   });
+  // The best move's arrow belongs to the position it was found in.
+  if (!before || s.generation !== before.generation || !s.analysis.on) bestArrow = null;
   showChain(s.last_chain);
   renderPanels(s);
 }
@@ -379,12 +390,32 @@ function askSwitch(preview) {
 
 // ---- engine output -------------------------------------------------------------------
 
-function scoreText(line) {
+// A line's score for the player who holds `army` (the engine's lines carry
+// it for White's army).
+function scoreText(line, army = 'white') {
+  const sign = army === 'white' ? 1 : -1;
   if (line.white_mate !== null && line.white_mate !== undefined) {
-    return line.white_mate > 0 ? `#${line.white_mate}` : `#-${-line.white_mate}`;
+    const mate = sign * line.white_mate;
+    return mate > 0 ? `#${mate}` : `#-${-mate}`;
   }
-  const pawns = line.white_cp / 100;
+  const pawns = sign * line.white_cp / 100;
   return (pawns > 0 ? '+' : '') + pawns.toFixed(2);
+}
+
+// The player who holds `army` now, as the page names them.
+function holder(s, army) {
+  return s.opponent.engine && s.human.now === army ? 'you' : s.players[army];
+}
+
+// Plays a line's first move (with its switch), if the person may move now.
+async function playLine(line) {
+  const first = line.pv[0];
+  if (!first) return;
+  if (movableColor(state) !== state.turn) {
+    say('A line can be played when it is your move.', true);
+    return;
+  }
+  await change('/api/move', { move: first.uci, switch: first.switch });
 }
 
 function evalShare(line) {
@@ -410,24 +441,36 @@ function onThinking(t) {
   lastThinking[t.role] = t;
   const best = t.lines[0];
   if (best) setEvalBar(best);
+  // Scores are said for the player to move, named, with the army they hold.
+  const army = state.turn;
+  const whose = `for ${holder(state, army)} (${cap(army)})`;
   if (t.role === 'analysis') {
     $('analysis-head').textContent =
-      `${t.engine}: depth ${t.depth ?? 0}, ${(t.elapsed_ms / 1000).toFixed(1)} s` + (t.done ? ' (stopped)' : '');
+      `${t.engine}: depth ${t.depth ?? 0}, ${(t.elapsed_ms / 1000).toFixed(1)} s` + (t.done ? ' (stopped)' : '') +
+      '; click a line to play its first move';
     const list = $('analysis-lines');
     list.innerHTML = '';
     for (const line of t.lines) {
       const item = document.createElement('li');
+      item.title = 'Play this line\'s first move';
+      if (line.pv[0]) item.dataset.move = line.pv[0].uci;
       const score = document.createElement('b');
-      score.textContent = scoreText(line);
+      score.textContent = scoreText(line, army);
+      const label = document.createElement('span');
+      label.className = 'whose';
+      label.textContent = ` ${whose}`;
       const pv = document.createElement('span');
       pv.className = 'pv';
       pv.textContent = ` d${line.depth} ${line.text}`;
-      item.append(score, pv);
+      item.append(score, label, pv);
+      item.addEventListener('click', () => playLine(line));
       list.append(item);
     }
+    bestArrow = best && best.pv[0] ? best.pv[0].uci : null;
+    drawShapes();
   } else if (!t.done) {
     $('engine-thinking').textContent = best
-      ? `${t.engine} thinks: depth ${best.depth}, ${scoreText(best)}, ${best.text}`
+      ? `${t.engine} thinks: depth ${best.depth}, ${scoreText(best, army)} ${whose}, ${best.text}`
       : `${t.engine} thinks…`;
   }
 }
@@ -627,7 +670,10 @@ async function start() {
     drawable: {
       enabled: true,
       visible: true,
-      brushes: { chain: { key: 'chain', color: '#d9480f', opacity: 0.85, lineWidth: 9 } },
+      brushes: {
+        chain: { key: 'chain', color: '#d9480f', opacity: 0.85, lineWidth: 9 },
+        best: { key: 'best', color: '#1864ab', opacity: 0.7, lineWidth: 12 },
+      },
     },
   });
   wire();

@@ -875,3 +875,42 @@ fn turns_the_board_to_the_persons_army() {
         page.close().await;
     });
 }
+
+/// Issue 54, problem 7: every analysis score says whose it is (the player to
+/// move, and the army they hold), the best move is drawn as an arrow, and a
+/// line clicked plays its first move.
+#[test]
+fn labels_analysis_scores_draws_the_best_move_and_plays_a_line() {
+    run(async {
+        let Some(page) = Page::open(&[]).await else {
+            return;
+        };
+        page.click_move("e2", "e4").await;
+        page.wait_for_plies(1).await;
+        page.click("analysis-on").await;
+        page.wait_for(
+            "return document.querySelectorAll('#analysis-lines li').length >= 2",
+            "analysis lines",
+        )
+        .await;
+        let lines = page.text("analysis-lines").await;
+        assert!(lines.contains("for Player 2 (Black)"), "{lines}");
+        page.wait_for(
+            "return [...document.querySelectorAll('#board svg.cg-shapes g[cgHash]')]
+                .some(g => g.getAttribute('cgHash').split(',').includes('best'))",
+            "the best move's arrow",
+        )
+        .await;
+        page.screenshot("gui-analysis-arrow.png").await;
+        let first = page
+            .js("return document.querySelector('#analysis-lines li').dataset.move")
+            .await;
+        let first = first.as_str().expect("the line's first move").to_string();
+        page.js("document.querySelector('#analysis-lines li .pv').click(); return true;")
+            .await;
+        page.wait_for_plies(2).await;
+        let state = page.server_state();
+        assert_eq!(state["history"][1]["uci"], first.as_str(), "{state}");
+        page.close().await;
+    });
+}
