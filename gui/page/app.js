@@ -19,6 +19,7 @@ const settings = {
 };
 let autoFlip = settings.get('autoFlip', 'on') === 'on';
 let busy = false;          // a move is being chosen (promotion, switch question)
+let withdraw = null;       // withdraws the open question, if the game moves on
 let lastThinking = { player: null, analysis: null };
 
 // ---- talking to the server -------------------------------------------------
@@ -141,6 +142,9 @@ function render(s) {
   if (state && s.generation < state.generation) return;
   const before = state;
   state = s;
+  // A question asked of an older position (the game moved on in another
+  // page, or by the engine) has no answer any more.
+  if (withdraw && before && s.generation !== before.generation) withdraw();
   orientation = facing(s);
   // A new game starts with a log of its own.
   if (before && s.game !== before.game) $('messages').innerHTML = '';
@@ -342,50 +346,51 @@ async function playMove(uci, preview = null) {
     showChain(preview.chain);
     if (preview.switch_allowed) {
       doSwitch = await askSwitch(preview);
+      if (doSwitch === null) return null;
     } else if (preview.why_not) {
       say(`${preview.san} closes a chain, but no switch: ${preview.why_not}`);
     }
   }
-  return change('/api/move', { move: uci, switch: doSwitch });
+  // The server refuses the move if the game changed since this page showed it.
+  return change('/api/move', { move: uci, switch: doSwitch, generation: state.generation });
 }
 
-function askPromotion() {
+// Shows `dialog` until one of `answers` (button → answer) is clicked, or
+// the game moves on, which withdraws it: then the answer is null.
+function ask(dialog, answers) {
   busy = true;
   cg.set({ movable: { color: undefined } });
-  const dialog = $('promotion');
   dialog.hidden = false;
   return new Promise(resolve => {
-    for (const button of dialog.querySelectorAll('button')) {
-      button.onclick = () => {
-        dialog.hidden = true;
-        busy = false;
-        resolve(button.dataset.piece);
-      };
-    }
+    const done = answer => {
+      dialog.hidden = true;
+      busy = false;
+      withdraw = null;
+      resolve(answer);
+    };
+    for (const [button, answer] of answers) button.onclick = () => done(answer);
+    withdraw = () => {
+      say('The game changed (in another page, or by the engine) while you chose: that move was not played.', true);
+      done(null);
+    };
   });
 }
 
+function askPromotion() {
+  const dialog = $('promotion');
+  return ask(dialog, [...dialog.querySelectorAll('button')].map(button => [button, button.dataset.piece]));
+}
+
 function askSwitch(preview) {
-  busy = true;
-  cg.set({ movable: { color: undefined } });
   const chain = preview.chain;
   $('switch-text').textContent =
     `${preview.san} closes a chain of size ${chain.size}: ${chain.loop.join('-')} around ${chain.enclosed.join(', ')}. ` +
     `Switch sides and move on at once with ${preview.next_army}, leaving your army to the opponent?`;
   const limit = preview.limit === null ? 'no limit' : `limit ${preview.limit}`;
   $('switch-run').textContent = `This would be switch ${preview.switches_if_switched} of this run (${limit}, rule ${preview.switch_rule}).`;
-  const dialog = $('switch-dialog');
-  dialog.hidden = false;
+  const answer = ask($('switch-dialog'), [[$('switch-yes'), true], [$('switch-no'), false]]);
   $('switch-yes').focus();
-  return new Promise(resolve => {
-    const done = answer => {
-      dialog.hidden = true;
-      busy = false;
-      resolve(answer);
-    };
-    $('switch-yes').onclick = () => done(true);
-    $('switch-no').onclick = () => done(false);
-  });
+  return answer;
 }
 
 // ---- engine output -------------------------------------------------------------------
@@ -415,7 +420,7 @@ async function playLine(line) {
     say('A line can be played when it is your move.', true);
     return;
   }
-  await change('/api/move', { move: first.uci, switch: first.switch });
+  await change('/api/move', { move: first.uci, switch: first.switch, generation: state.generation });
 }
 
 function evalShare(line) {

@@ -914,3 +914,46 @@ fn labels_analysis_scores_draws_the_best_move_and_plays_a_line() {
         page.close().await;
     });
 }
+
+/// Issue 54, problem 8: a question left open while the game moves on
+/// elsewhere (another tab; here a plain request) is withdrawn with a word
+/// why, and a move sent for a game its page had not yet seen is refused
+/// as such, not as a move with no piece to make it.
+#[test]
+fn withdraws_a_question_the_game_has_outrun() {
+    run(async {
+        let Some(page) = Page::open(&[]).await else {
+            return;
+        };
+        page.click_move("c2", "c3").await;
+        page.wait_for_plies(1).await;
+        page.click_move("e7", "e5").await;
+        page.wait_for_plies(2).await;
+        page.click_move("d2", "d3").await;
+        page.wait_for(
+            "return !document.getElementById('switch-dialog').hidden",
+            "the switch question",
+        )
+        .await;
+        // Another tab plays 2.d3 and stays.
+        let (status, body) = page.server.post("/api/move", r#"{"move":"d2d3"}"#);
+        assert_eq!(status, 200, "{body}");
+        page.wait_for(
+            "return document.getElementById('switch-dialog').hidden",
+            "the question withdrawn",
+        )
+        .await;
+        page.wait_for_plies(3).await;
+        let log = page.text("messages").await;
+        assert!(log.contains("The game changed"), "{log}");
+        // A move for the game as it was two moves ago.
+        let (status, body) = page.server.post(
+            "/api/move",
+            r#"{"move":"d2d3","switch":true,"generation":2}"#,
+        );
+        assert_eq!(status, 400, "{body}");
+        assert!(body.contains("the game changed"), "{body}");
+        assert_eq!(page.server_state()["history"].as_array().unwrap().len(), 3);
+        page.close().await;
+    });
+}
