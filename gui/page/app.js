@@ -7,8 +7,12 @@ const $ = id => document.getElementById(id);
 let state = null;          // the server's last picture of the game
 let cg = null;             // the board
 let orientation = 'white';
-let flipped = false;       // Flip pressed: the board turned from where it would face
-// The page's settings, kept in the browser.
+let busy = false;          // a move is being chosen (promotion, switch question)
+let withdraw = null;       // withdraws the open question, if the game moves on
+let lastThinking = { player: null, analysis: null };
+
+// ---- settings kept in the browser -------------------------------------------
+
 const settings = {
   get(name, fallback) {
     try { return localStorage.getItem(`catena.${name}`) ?? fallback; } catch { return fallback; }
@@ -18,9 +22,17 @@ const settings = {
   },
 };
 let autoFlip = settings.get('autoFlip', 'on') === 'on';
-let busy = false;          // a move is being chosen (promotion, switch question)
-let withdraw = null;       // withdraws the open question, if the game moves on
-let lastThinking = { player: null, analysis: null };
+// Flip pressed: the board turned from where it would face.
+let flipped = settings.get('flipped', 'no') === 'yes';
+
+// The panels stay open or folded as the person left them, across visits.
+function keepPanels() {
+  for (const panel of document.querySelectorAll('details[id]')) {
+    const kept = settings.get(`panel.${panel.id}`, null);
+    if (kept !== null) panel.open = kept === 'open';
+    panel.addEventListener('toggle', () => settings.set(`panel.${panel.id}`, panel.open ? 'open' : 'folded'));
+  }
+}
 
 // ---- talking to the server -------------------------------------------------
 
@@ -560,6 +572,7 @@ function wire() {
   $('undo').onclick = () => change('/api/undo');
   $('flip').onclick = () => {
     flipped = !flipped;
+    settings.set('flipped', flipped ? 'yes' : 'no');
     render(state);
   };
   $('auto-flip').checked = autoFlip;
@@ -567,6 +580,7 @@ function wire() {
     autoFlip = $('auto-flip').checked;
     settings.set('autoFlip', autoFlip ? 'on' : 'off');
     flipped = false;
+    settings.set('flipped', 'no');
     render(state);
   };
   $('move-form').onsubmit = async event => {
@@ -682,6 +696,7 @@ async function start() {
     },
   });
   wire();
+  keepPanels();
   const first = await api('GET', '/api/state');
   if (first) render(first);
   const watched = await api('GET', '/api/match');

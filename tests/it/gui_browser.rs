@@ -957,3 +957,60 @@ fn withdraws_a_question_the_game_has_outrun() {
         page.close().await;
     });
 }
+
+/// Issue 54, problem 8: a reload keeps the panels open or folded as they
+/// were and the board turned as it was; the promotion question is asked on
+/// the board, not in the side panel.
+#[test]
+fn keeps_panels_and_the_board_turned_and_asks_promotion_on_the_board() {
+    run(async {
+        let Some(page) = Page::open(&[]).await else {
+            return;
+        };
+        page.client
+            .find(fantoccini::Locator::Css("#analysis-panel > summary"))
+            .await
+            .expect("the analysis panel")
+            .click()
+            .await
+            .unwrap();
+        page.click("flip").await;
+        page.wait_for(FROM_BLACK, "the board turned").await;
+        page.reload().await;
+        assert_eq!(
+            page.js("return document.getElementById('analysis-panel').open")
+                .await,
+            false,
+            "the analysis panel folded"
+        );
+        assert_eq!(
+            page.js("return document.getElementById('new-game-panel').open")
+                .await,
+            true,
+            "the new game panel open"
+        );
+        assert_eq!(page.js(FROM_BLACK).await, true, "the board turned");
+
+        new_game_from(&page, "8/P6k/8/8/8/8/8/K7 w - - 0 1").await;
+        page.click_move("a7", "a8").await;
+        page.wait_for(
+            "return !document.getElementById('promotion').hidden",
+            "the promotion question",
+        )
+        .await;
+        let on_board = page
+            .js(
+                "const q = document.getElementById('promotion').getBoundingClientRect();
+                 const b = document.querySelector('#board cg-board').getBoundingClientRect();
+                 const x = q.left + q.width / 2, y = q.top + q.height / 2;
+                 return x > b.left && x < b.right && y > b.top && y < b.bottom;",
+            )
+            .await;
+        assert_eq!(on_board, true, "the promotion question over the board");
+        page.js("document.querySelector('#promotion [data-piece=\"q\"]').click(); return true;")
+            .await;
+        page.wait_for_plies(1).await;
+        assert_eq!(page.server_state()["history"][0]["uci"], "a7a8q");
+        page.close().await;
+    });
+}

@@ -135,10 +135,15 @@ impl Page {
     /// Loads (or reloads) the page and waits until it is ready, with every
     /// panel unfolded, as a person would to reach its buttons.
     pub async fn load(&self) {
+        self.reload().await;
+        self.js("document.querySelectorAll('details').forEach(d => d.open = true); return true;")
+            .await;
+    }
+
+    /// Loads (or reloads) the page as it comes, and waits until it is ready.
+    pub async fn reload(&self) {
         self.client.goto(&self.server.url("/")).await.unwrap();
         self.wait_for("return document.body.dataset.ready === 'true'", "the page")
-            .await;
-        self.js("document.querySelectorAll('details').forEach(d => d.open = true); return true;")
             .await;
     }
 
