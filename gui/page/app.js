@@ -25,6 +25,8 @@ let autoFlip = settings.get('autoFlip', 'on') === 'on';
 // Flip pressed: the board turned from where it would face.
 let flipped = settings.get('flipped', 'no') === 'yes';
 
+let muted = settings.get('muted', 'no') === 'yes';
+
 // The panels stay open or folded as the person left them, across visits.
 function keepPanels() {
   for (const panel of document.querySelectorAll('details[id]')) {
@@ -95,6 +97,55 @@ function hideBanner() {
   $('banner').hidden = true;
 }
 
+// ---- sounds ------------------------------------------------------------------
+
+// Each sound is a few tones (Hz, start and length in s), made on the spot.
+const SOUNDS = {
+  move: [[440, 0, 0.06]],
+  capture: [[220, 0, 0.09]],
+  check: [[880, 0, 0.07], [880, 0.1, 0.07]],
+  switch: [[392, 0, 0.08], [523, 0.08, 0.08], [659, 0.16, 0.1]],
+  end: [[523, 0, 0.25], [659, 0, 0.25], [784, 0, 0.35]],
+};
+let audio = null;
+
+function sound(name, ply) {
+  if (muted) return;
+  $('sound').dataset.played = `${name} ${ply}`;
+  try {
+    audio ??= new AudioContext();
+    for (const [frequency, start, length] of SOUNDS[name]) {
+      const at = audio.currentTime + start;
+      const tone = audio.createOscillator();
+      const gain = audio.createGain();
+      tone.frequency.value = frequency;
+      gain.gain.setValueAtTime(0.15, at);
+      gain.gain.exponentialRampToValueAtTime(0.001, at + length);
+      tone.connect(gain).connect(audio.destination);
+      tone.start(at);
+      tone.stop(at + length);
+    }
+  } catch { /* no sound here: the game goes on */ }
+}
+
+// The sound of what changed from `before` to `s`: the game's end, or the
+// move just played (a switch, a check, a capture, or a plain move).
+function soundOf(before, s) {
+  if (!before || s.game !== before.game) return;
+  if (s.ending && !before.ending) { sound('end', s.history.length); return; }
+  if (s.history.length !== before.history.length + 1) return;
+  const ply = s.history[s.history.length - 1];
+  const name = ply.switched ? 'switch' : s.check ? 'check' : ply.san.includes('x') ? 'capture' : 'move';
+  sound(name, s.history.length);
+}
+
+function showMute() {
+  const button = $('sound');
+  button.setAttribute('aria-pressed', String(muted));
+  button.textContent = muted ? '🔇' : '🔊';
+  button.title = muted ? 'Let the sounds play' : 'Mute the sounds';
+}
+
 // ---- the board ---------------------------------------------------------------
 
 const cap = color => color[0].toUpperCase() + color.slice(1);
@@ -158,6 +209,7 @@ function render(s) {
   // page, or by the engine) has no answer any more.
   if (withdraw && before && s.generation !== before.generation) withdraw();
   orientation = facing(s);
+  soundOf(before, s);
   // A new game starts with a log of its own.
   if (before && s.game !== before.game) $('messages').innerHTML = '';
   // The end of the game replaces whatever the banner said of its last moves.
@@ -574,6 +626,12 @@ function wire() {
     flipped = !flipped;
     settings.set('flipped', flipped ? 'yes' : 'no');
     render(state);
+  };
+  showMute();
+  $('sound').onclick = () => {
+    muted = !muted;
+    settings.set('muted', muted ? 'yes' : 'no');
+    showMute();
   };
   $('auto-flip').checked = autoFlip;
   $('auto-flip').onchange = () => {

@@ -1014,3 +1014,62 @@ fn keeps_panels_and_the_board_turned_and_asks_promotion_on_the_board() {
         page.close().await;
     });
 }
+
+/// Issue 54, "a result that speaks to the person": a sound for a move, a
+/// capture, a check, a switch and the end of the game, and a mute that the
+/// page remembers.
+#[test]
+fn sounds_moves_and_remembers_the_mute() {
+    run(async {
+        let Some(page) = Page::open(&[]).await else {
+            return;
+        };
+        let played = "return document.getElementById('sound').dataset.played";
+        for (text, sound) in [
+            ("c3", "move"),
+            ("e5", "move"),
+            ("d3 switch", "switch"),
+            ("Bb4", "move"),
+            ("cxb4", "capture"),
+            ("Qh4", "move"),
+            ("Nf3", "move"),
+            ("Qxf2+", "check"),
+        ] {
+            let before = page.plies().await;
+            let (status, body) = page.server.post(
+                "/api/move",
+                &json!({"move": text.trim_end_matches(" switch"), "switch": text.ends_with("switch")})
+                    .to_string(),
+            );
+            assert_eq!(status, 200, "{text}: {body}");
+            page.wait_for_plies(before + 1).await;
+            page.wait_for(
+                &format!(
+                    "return (document.getElementById('sound').dataset.played || '').endsWith(' {}')",
+                    before + 1
+                ),
+                &format!("the sound of {text}"),
+            )
+            .await;
+            assert_eq!(
+                page.js(played).await,
+                format!("{sound} {}", before + 1),
+                "{text}"
+            );
+        }
+        page.click("sound").await;
+        page.reload().await;
+        assert_eq!(
+            page.js("return document.getElementById('sound').getAttribute('aria-pressed')")
+                .await,
+            "true",
+            "the mute kept"
+        );
+        let (status, body) = page.server.post("/api/move", r#"{"move":"Kxf2"}"#);
+        assert_eq!(status, 200, "{body}");
+        page.wait_for_plies(9).await;
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        assert!(page.js(played).await.is_null(), "muted, yet a sound");
+        page.close().await;
+    });
+}
