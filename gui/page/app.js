@@ -142,7 +142,7 @@ function soundOf(before, s) {
 function showMute() {
   const button = $('sound');
   button.setAttribute('aria-pressed', String(muted));
-  button.textContent = muted ? '🔇' : '🔊';
+  button.textContent = muted ? '♪ off' : '♪ on';
   button.title = muted ? 'Let the sounds play' : 'Mute the sounds';
 }
 
