@@ -210,6 +210,7 @@ function render(s) {
   if (withdraw && before && s.generation !== before.generation) withdraw();
   orientation = facing(s);
   soundOf(before, s);
+  queueMicrotask(() => followPuzzle(s));
   // A new game starts with a log of its own.
   if (before && s.game !== before.game) $('messages').innerHTML = '';
   // The end of the game replaces whatever the banner said of its last moves.
@@ -544,6 +545,96 @@ function onThinking(t) {
   }
 }
 
+// ---- the puzzle trainer ----------------------------------------------------------------------
+
+// The puzzles of perft/puzzles.epd, each proven by the solver: the person
+// plays the attacker's actions, switches included; the defender's replies
+// come from the solver's line. Progress is kept in the browser.
+let puzzles = [];
+let trainer = null;        // the puzzle on the board: { puzzle, game, seen, done }
+const progress = JSON.parse(settings.get('puzzles', '{"solved":[],"streak":0,"best":0}'));
+
+function saveProgress() {
+  settings.set('puzzles', JSON.stringify(progress));
+  $('puzzle-score').textContent =
+    `Solved ${progress.solved.length} of ${puzzles.length}; streak ${progress.streak} (best ${progress.best})`;
+}
+
+async function loadPuzzles() {
+  const list = await api('GET', '/api/puzzles');
+  if (!list) return;
+  puzzles = list.puzzles;
+  const depths = [...new Set(puzzles.map(p => p.plies))].sort((a, b) => a - b);
+  fillSelect($('puzzle-plies'), depths.map(d => [String(d), String(d)]), String(depths[0]));
+  saveProgress();
+}
+
+// The first puzzle of the chosen D and rule not solved yet, in the file's order.
+async function nextPuzzle() {
+  const plies = Number($('puzzle-plies').value);
+  const rule = $('puzzle-rule').value;
+  const fitting = puzzles.filter(p => p.plies === plies && p.rule === rule);
+  const puzzle = fitting.find(p => !progress.solved.includes(p.id)) ?? fitting[0];
+  if (!puzzle) {
+    say(`There is no puzzle with D ${plies} under rule ${rule}.`, true);
+    return;
+  }
+  trainer = null;
+  const human = puzzle.fen.split(' ')[1] === 'w' ? 'white' : 'black';
+  if (!await change('/api/opponent', { engine: null, human })) return;
+  const started = await change('/api/new', {
+    mode: 'sscc', rule: puzzle.rule, min_enclosed: puzzle.min_enclosed, fen: puzzle.fen,
+  });
+  if (!started) return;
+  trainer = { puzzle, game: started.game, seen: null, done: false };
+  $('puzzle-status').textContent =
+    `Puzzle ${puzzle.id}: ${cap(human)} to play and win, the shortest win ${puzzle.plies} plies (rule ${rule}).`;
+  followPuzzle(state);
+}
+
+// Holds the game on the board to the puzzle's line: a wrong action is taken
+// back with the solution's next actions shown, the defender's replies are
+// played from the line, and the line's last action solves the puzzle.
+function followPuzzle(s) {
+  if (!trainer || trainer.done || s.game !== trainer.game || trainer.seen === s.generation) return;
+  trainer.seen = s.generation;
+  const line = trainer.puzzle.line;
+  const played = s.history.map(ply => ply.uci + (ply.switched ? ' switch' : ''));
+  const wrong = played.findIndex((action, i) => action !== line[i]);
+  if (wrong >= 0) {
+    const ply = s.history[wrong];
+    progress.streak = 0;
+    saveProgress();
+    $('puzzle-status').textContent =
+      `Wrong: ${ply.san}${ply.switched ? ' {switch}' : ''}. The solver's line goes ${line.slice(wrong).join(', ')}. Try again.`;
+    change('/api/goto', { ply: wrong });
+    return;
+  }
+  if (played.length === line.length) {
+    trainer.done = true;
+    if (!progress.solved.includes(trainer.puzzle.id)) progress.solved.push(trainer.puzzle.id);
+    progress.streak += 1;
+    progress.best = Math.max(progress.best, progress.streak);
+    saveProgress();
+    $('puzzle-status').textContent = `Solved: puzzle ${trainer.puzzle.id}.`;
+    return;
+  }
+  if (s.turn !== s.human.now && !s.future.length) {
+    // The defender's reply, from the solver's line.
+    const [move, token] = line[played.length].split(' ');
+    change('/api/move', { move, switch: token === 'switch', generation: s.generation });
+  }
+}
+
+function puzzleHint() {
+  if (!trainer || trainer.done) return;
+  const next = trainer.puzzle.line[state.history.length];
+  if (!next) return;
+  const [move, token] = next.split(' ');
+  say(`Hint: move the piece on ${move.slice(0, 2)}` + (token === 'switch' ? ', then switch sides.' : '.'));
+  cg.selectSquare(move.slice(0, 2));
+}
+
 // ---- a match ------------------------------------------------------------------------------
 
 const matchBoards = new Map();
@@ -685,6 +776,8 @@ function wire() {
     });
     if (started) say('The match has started.');
   };
+  $('puzzle-next').onclick = nextPuzzle;
+  $('puzzle-hint').onclick = puzzleHint;
   $('match-stop').onclick = () => api('POST', '/api/match/stop');
   $('pgn-save').onclick = async () => {
     const saved = await api('GET', '/api/pgn');
@@ -757,6 +850,7 @@ async function start() {
   keepPanels();
   const first = await api('GET', '/api/state');
   if (first) render(first);
+  await loadPuzzles();
   const watched = await api('GET', '/api/match');
   if (watched) renderMatch(watched);
   listen();

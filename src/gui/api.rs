@@ -260,6 +260,11 @@ pub async fn engines(State(app): State<Arc<App>>) -> Json<Value> {
     }))
 }
 
+/// `GET /api/puzzles`: the trainer's puzzles (`perft/puzzles.epd`).
+pub async fn puzzles() -> Json<&'static Value> {
+    Json(super::puzzles::all())
+}
+
 /// `GET /api/match`: the match being watched, if any.
 pub async fn match_view(State(app): State<Arc<App>>) -> Json<Value> {
     Json(app.watch.view())

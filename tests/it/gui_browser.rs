@@ -412,6 +412,14 @@ async fn click_a_legal_move(page: &Page, state: &Value, choices: &mut Choices) {
         .filter(|mv| mv["promotion"].is_null() || mv["promotion"] == "q")
         .collect();
     let mv = moves[choices.below(moves.len())];
+    let switch = mv["switchable"] == true && choices.below(2) == 0;
+    click_action(page, state, mv, switch).await;
+}
+
+/// Plays the legal move `mv` of `state` by clicking it, a queen if it
+/// promotes, switching after it if `switch` (when the page asks), and waits
+/// until the server has it.
+async fn click_action(page: &Page, state: &Value, mv: &Value, switch: bool) {
     let (from, to) = (mv["from"].as_str().unwrap(), mv["to"].as_str().unwrap());
     page.click_move(from, to).await;
     if mv["promotion"] == "q" {
@@ -429,8 +437,8 @@ async fn click_a_legal_move(page: &Page, state: &Value, choices: &mut Choices) {
             "the switch question",
         )
         .await;
-        let answer = ["switch-yes", "switch-no"][choices.below(2)];
-        page.click(answer).await;
+        page.click(if switch { "switch-yes" } else { "switch-no" })
+            .await;
     }
     let before = state["generation"].as_u64().unwrap();
     let uci = mv["uci"].as_str().unwrap();
@@ -1070,6 +1078,105 @@ fn sounds_moves_and_remembers_the_mute() {
         page.wait_for_plies(9).await;
         tokio::time::sleep(Duration::from_millis(300)).await;
         assert!(page.js(played).await.is_null(), "muted, yet a sound");
+        page.close().await;
+    });
+}
+
+/// The legal move `uci` of `state`, as the state lists it.
+fn legal<'a>(state: &'a Value, uci: &str) -> &'a Value {
+    state["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|mv| mv["uci"] == uci)
+        .unwrap_or_else(|| panic!("{uci} is not legal in {}", state["fen"]))
+}
+
+/// Issue 54, "a place to train": the first puzzle of D 3 under rule chain
+/// (perft/puzzles.epd), a wrong first action taken back with the solver's
+/// line shown and the streak reset, then the solution clicked, switches
+/// included, and the progress kept across a reload.
+#[test]
+fn trains_on_the_puzzles() {
+    run(async {
+        let Some(page) = Page::open(&[]).await else {
+            return;
+        };
+        let (status, body) = page.server.get("/api/puzzles");
+        assert_eq!(status, 200);
+        let all: Value = serde_json::from_str(&body).unwrap();
+        let puzzle = all["puzzles"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["plies"] == 3 && p["rule"] == "chain")
+            .expect("a puzzle of D 3 under rule chain")
+            .clone();
+        let line: Vec<&str> = puzzle["line"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|action| action.as_str().unwrap())
+            .collect();
+        page.select("puzzle-plies", "3").await;
+        page.select("puzzle-rule", "chain").await;
+        page.click("puzzle-next").await;
+        let fen = puzzle["fen"].clone();
+        let mut state =
+            wait_for_server(&page, "the puzzle", |state| state["start_fen"] == fen).await;
+        page.wait_for(
+            &format!(
+                "return document.getElementById('puzzle-status').textContent.includes({})",
+                puzzle["id"]
+            ),
+            "the puzzle's id",
+        )
+        .await;
+
+        // A wrong first action.
+        let (solution, _) = line[0].split_once(' ').unwrap_or((line[0], ""));
+        let wrong = state["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|mv| mv["uci"] != solution && mv["promotion"].is_null())
+            .unwrap()
+            .clone();
+        click_action(&page, &state, &wrong, false).await;
+        page.wait_for(
+            "return document.getElementById('puzzle-status').textContent.startsWith('Wrong')",
+            "the wrong action shown as wrong",
+        )
+        .await;
+        let told = page.text("puzzle-status").await;
+        assert!(told.contains(line[0]), "{told}");
+        wait_for_server(&page, "the wrong action taken back", |state| {
+            state["history"].as_array().unwrap().is_empty()
+        })
+        .await;
+
+        // The solver's line, the defender's replies played by the page.
+        for (index, action) in line.iter().enumerate() {
+            state = wait_for_server(&page, "the person's turn", |state| {
+                state["history"].as_array().unwrap().len() == index
+            })
+            .await;
+            if state["turn"] != state["human"]["now"] {
+                continue;
+            }
+            let (uci, switch) = action.split_once(' ').unwrap_or((action, ""));
+            click_action(&page, &state, legal(&state, uci), switch == "switch").await;
+        }
+        page.wait_for(
+            "return document.getElementById('puzzle-status').textContent.startsWith('Solved')",
+            "the puzzle solved",
+        )
+        .await;
+        assert!(page.text("puzzle-score").await.contains("streak 1"));
+        page.screenshot("gui-puzzle.png").await;
+        page.reload().await;
+        let score = page.text("puzzle-score").await;
+        assert!(score.starts_with("Solved 1 of"), "{score}");
         page.close().await;
     });
 }
