@@ -615,6 +615,12 @@ fn says_who_won_as_players() {
         page.click_move("a1", "a8").await;
         let result = result_panel(&page).await;
         assert!(result.contains("You won"), "{result}");
+        assert_eq!(
+            page.js("return document.getElementById('sound').dataset.played")
+                .await,
+            "end 1",
+            "the end of the game sounds"
+        );
         assert!(result.contains("checkmate"), "{result}");
         assert!(result.contains("1-0"), "{result}");
         assert_eq!(
