@@ -44,6 +44,7 @@ pub use openings::{Opening, OpeningsFormat, OpeningsOrder, load as load_openings
 pub use standings::{Forfeits, MatchSettings, OutputFormat, Standings};
 pub use stats::{Pentanomial, Sprt, SprtState, Tally};
 pub use time_control::{Clock, Clocks, TimeControl};
+pub use tournament::today;
 
 use catena_core::game::Rules;
 

@@ -461,7 +461,7 @@ fn pairs_line(pairs: &Pentanomial) -> String {
 }
 
 /// Today's date as PGN writes it, `2026.11.23` (UTC).
-fn today() -> String {
+pub fn today() -> String {
     let seconds = SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |elapsed| elapsed.as_secs());

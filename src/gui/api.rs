@@ -91,10 +91,25 @@ pub struct PlayMove {
     mv: String,
     #[serde(default)]
     switch: bool,
+    /// The generation of the game the page showed when the move was chosen:
+    /// if the game has changed since, the move is refused as such.
+    #[serde(default)]
+    generation: Option<u64>,
 }
 
 pub async fn play(State(app): State<Arc<App>>, Json(request): Json<PlayMove>) -> Reply {
-    change(&app, |session| session.play(&request.mv, request.switch))
+    change(&app, |session| {
+        if let Some(seen) = request.generation
+            && seen != session.generation()
+        {
+            return Err(format!(
+                "the game changed (in another page, or by the engine) after this page showed it: \
+                 {} was not played; look at the board again",
+                request.mv
+            ));
+        }
+        session.play(&request.mv, request.switch)
+    })
 }
 
 #[derive(Deserialize)]
@@ -243,6 +258,11 @@ pub async fn engines(State(app): State<Arc<App>>) -> Json<Value> {
         "engines": app.book.engines.iter().map(|spec| &spec.name).collect::<Vec<_>>(),
         "problem": app.book.list_problem,
     }))
+}
+
+/// `GET /api/puzzles`: the trainer's puzzles (`perft/puzzles.epd`).
+pub async fn puzzles() -> Json<&'static Value> {
+    Json(super::puzzles::all())
 }
 
 /// `GET /api/match`: the match being watched, if any.

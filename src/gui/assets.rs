@@ -14,6 +14,7 @@ const JS: &str = "text/javascript; charset=utf-8";
 const CSS: &str = "text/css; charset=utf-8";
 const HTML: &str = "text/html; charset=utf-8";
 const TEXT: &str = "text/plain; charset=utf-8";
+const SVG: &str = "image/svg+xml";
 
 macro_rules! asset {
     ($path:literal, $type:expr, $file:literal) => {
@@ -30,6 +31,7 @@ pub const ASSETS: &[Asset] = &[
     asset!("/", HTML, "page/index.html"),
     asset!("/app.js", JS, "page/app.js"),
     asset!("/app.css", CSS, "page/app.css"),
+    asset!("/favicon.svg", SVG, "page/favicon.svg"),
     asset!(
         "/vendor/chessground.min.js",
         JS,

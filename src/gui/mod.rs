@@ -17,6 +17,7 @@ mod book;
 mod events;
 mod guard;
 pub mod info;
+mod puzzles;
 pub mod session;
 mod view;
 mod watch;
@@ -133,6 +134,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/match", get(api::match_view))
         .route("/api/match/start", post(api::match_start))
         .route("/api/match/stop", post(api::match_stop))
+        .route("/api/puzzles", get(api::puzzles))
         .route("/api/events", get(api::events))
         .fallback(asset)
         .layer(middleware::from_fn_with_state(app.clone(), guard))

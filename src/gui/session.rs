@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use crate::arena::{Clocks, TimeControl, color_of};
 use crate::play;
-use catena_core::board::{Color, Move, Position, san};
+use catena_core::board::{Color, Move, Position};
 use catena_core::chain::{self, Chain};
 use catena_core::game::pgn::{self, GameRecord, GameResult};
 use catena_core::game::{ChainTest, GameState, Player, Rules, closed_chain};
@@ -87,6 +87,10 @@ pub struct Session {
     redo: Vec<Action>,
     opponent: Opponent,
     clocks: Clocks,
+    /// The clocks run once the game has this many plies: each side's first
+    /// move after they were set is free, as on lichess, so that no clock
+    /// runs before anyone has moved.
+    clocks_from: usize,
     turn_started: Instant,
     lost_on_time: Option<Color>,
     /// A loaded game's result decided off the board, with the reason.
@@ -95,9 +99,13 @@ pub struct Session {
     engine_failure: Option<String>,
     /// Tags of a loaded game, kept when it is saved again.
     tags: Vec<(String, String)>,
+    /// The day the game began, as PGN writes it (`2026.11.29`, UTC).
+    date: String,
     /// Grows with every change, so that an engine's late answer to an older
     /// position is recognized and dropped.
     generation: u64,
+    /// Grows with every new or loaded game.
+    game_number: u64,
 }
 
 impl Default for Session {
@@ -114,13 +122,16 @@ impl Session {
             sscc: true,
             redo: Vec::new(),
             clocks: Clocks::new(opponent.control),
+            clocks_from: 2,
             opponent,
             turn_started: Instant::now(),
             lost_on_time: None,
             verdict: None,
             engine_failure: None,
             tags: Vec::new(),
+            date: crate::arena::today(),
             generation: 0,
+            game_number: 0,
         }
     }
 
@@ -134,6 +145,11 @@ impl Session {
 
     pub fn generation(&self) -> u64 {
         self.generation
+    }
+
+    /// Which game this is: a new or loaded game counts up.
+    pub fn game_number(&self) -> u64 {
+        self.game_number
     }
 
     pub fn redo_moves(&self) -> &[Action] {
@@ -176,31 +192,48 @@ impl Session {
 
     fn reset_game(&mut self) {
         self.redo.clear();
-        self.clocks = Clocks::new(self.opponent.control);
+        self.set_clocks();
         self.lost_on_time = None;
         self.verdict = None;
         self.engine_failure = None;
         self.tags.clear();
+        self.date = crate::arena::today();
+        self.game_number += 1;
         self.changed();
     }
 
     /// Sets who plays: the game goes on, the clocks start afresh.
     pub fn set_opponent(&mut self, opponent: Opponent) {
-        self.clocks = Clocks::new(opponent.control);
-        self.lost_on_time = None;
         self.opponent = opponent;
+        self.set_clocks();
+        self.lost_on_time = None;
         self.engine_failure = None;
         self.changed();
     }
 
-    /// The move `text` (UCI, or SAN) in the current position.
+    /// Sets the clocks afresh, to run once both sides have moved.
+    fn set_clocks(&mut self) {
+        self.clocks = Clocks::new(self.opponent.control);
+        self.clocks_from = self.game.plies().len() + 2;
+    }
+
+    /// Whether the clocks run: under a time per move always (it binds the
+    /// engine only), on a clock once both sides have moved since it was set.
+    pub fn clocks_run(&self) -> bool {
+        matches!(self.opponent.control, TimeControl::PerMove(_))
+            || self.game.plies().len() >= self.clocks_from
+    }
+
+    /// The move `text` (SAN, or UCI) in the current position, or what is
+    /// wrong with it, said in the notation it is written in (the same
+    /// reader as `catena play`'s).
     pub fn parse_move(&self, text: &str) -> Result<Move, String> {
-        let position = self.game.position();
         let text = text.trim();
-        position
-            .parse_move(text)
-            .or_else(|error| san::parse(position, text).map_err(|_| error))
-            .map_err(|error| format!("cannot play '{text}': {error}"))
+        play::read_move(self.game.position(), text).map_err(|why| {
+            why.unwrap_or_else(|| {
+                format!("'{text}' is not a move: type one in SAN (e4, Nf3, O-O, e8=Q) or UCI (e2e4, e7e8q)")
+            })
+        })
     }
 
     /// Whether the player to move may switch after `mv`, and why not.
@@ -230,6 +263,20 @@ impl Session {
     /// How the game ended, if it has: its result and why, in Cute Chess's words.
     pub fn ending(&self) -> Option<(GameResult, String)> {
         crate::play::ending(&self.game, self.verdict.as_ref(), self.lost_on_time)
+    }
+
+    /// How the game ended, in words that follow "won" or "drawn": `by
+    /// checkmate`, `on time`, `by stalemate`, …
+    pub fn ended_how(&self) -> Option<String> {
+        if self.verdict.is_some() {
+            return Some("as the game loaded records".to_string());
+        }
+        if self.lost_on_time.is_some() {
+            return Some("on time".to_string());
+        }
+        self.game
+            .outcome()
+            .map(|outcome| format!("by {}", outcome.termination))
     }
 
     /// Whether the engine is the player to move (and may move now).
@@ -304,6 +351,12 @@ impl Session {
 
     fn apply_timed(&mut self, action: Action, used: Duration) -> Result<(), String> {
         let color = self.game.position().side_to_move();
+        // A free move still counts towards the clock's period and increment.
+        let used = if self.clocks_run() {
+            used
+        } else {
+            Duration::ZERO
+        };
         if self.flag_falls(color, used) {
             self.lost_on_time = Some(color);
             self.changed();
@@ -341,6 +394,7 @@ impl Session {
         let color = self.game.position().side_to_move();
         let persons_turn = self.game.controller(color) == self.opponent.human;
         if !persons_turn
+            || !self.clocks_run()
             || !self.redo.is_empty()
             || self.ending().is_some()
             || !self.flag_falls(color, self.turn_started.elapsed())
@@ -416,8 +470,10 @@ impl Session {
         let mut record = GameRecord::new(self.game.clone());
         record.set_variant(self.variant());
         record.tags = self.tags.clone();
-        if !self.tags.iter().any(|(name, _)| name == "Event") {
-            record.set_tag("Event", "Catena gui");
+        for (tag, value) in [("Event", "Catena gui"), ("Date", &self.date)] {
+            if !self.tags.iter().any(|(name, _)| name == tag) {
+                record.set_tag(tag, value);
+            }
         }
         if self.opponent.engine.is_some() || self.tags.is_empty() {
             record.set_tag("White", self.player_name(Player::StartedWhite));
@@ -498,7 +554,7 @@ impl Session {
             let left = clocks.of(color).budget();
             if self.lost_on_time == Some(color) {
                 Duration::ZERO
-            } else if color == to_move && self.ending().is_none() {
+            } else if color == to_move && self.ending().is_none() && self.clocks_run() {
                 left.saturating_sub(self.turn_started.elapsed())
             } else {
                 left
@@ -605,13 +661,23 @@ mod tests {
             human: Player::StartedBlack,
             control: "0.05+0".parse().unwrap(),
         });
+        // Each side's first move is free: no clock runs before both have moved.
+        std::thread::sleep(Duration::from_millis(200));
+        assert!(!session.check_flag());
+        session.play("e7e5", false).unwrap();
+        let knight = Action::stay(session.parse_move("g1f3").unwrap());
+        let generation = session.generation();
+        session
+            .play_engine(generation, knight, Duration::from_millis(200))
+            .unwrap();
+        assert!(session.clocks_run());
         assert!(!session.check_flag());
         std::thread::sleep(Duration::from_millis(200));
         assert!(session.check_flag());
         let (result, why) = session.ending().unwrap();
         assert_eq!(result, GameResult::WhiteWins);
         assert!(why.contains("time"), "{why}");
-        assert!(session.play("e7e5", false).is_err());
+        assert!(session.play("b8c6", false).is_err());
         // A time per move binds only the engine.
         let mut session = session_after(&["e2e4"]);
         session.set_opponent(Opponent {

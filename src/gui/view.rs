@@ -12,6 +12,7 @@ use super::book::{AnalysisSettings, EngineBook};
 use super::session::{DrawnChain, Session};
 use catena_core::board::{Color, Position, san};
 use catena_core::game::Player;
+use catena_core::game::pgn::GameResult;
 
 /// `White` or `Black`.
 pub fn capitalized(color: Color) -> &'static str {
@@ -73,6 +74,28 @@ fn theory_json(session: &Session) -> Value {
         .map_or(Value::Null, |bound| json!({"none_within": bound}))
 }
 
+/// How the game ended: the result and Cute Chess's reason, how in a few
+/// words (`by checkmate`, `on time`), and the winner as a player: the army
+/// it held at the end, its name, and whether it is the person at the board.
+fn ending_json(session: &Session, result: GameResult, why: String) -> Value {
+    let winner = match result {
+        GameResult::WhiteWins => Some(Color::White),
+        GameResult::BlackWins => Some(Color::Black),
+        GameResult::Draw | GameResult::Unfinished => None,
+    };
+    let opponent = session.opponent();
+    json!({
+        "result": result.as_str(),
+        "reason": why,
+        "how": session.ended_how(),
+        "winner": winner.map(|army| json!({
+            "army": army.to_string(),
+            "name": session.controller_name(army),
+            "you": opponent.engine.is_some() && session.game().controller(army) == opponent.human,
+        })),
+    })
+}
+
 pub fn state(session: &Session, analysis: &AnalysisSettings, book: &EngineBook) -> Value {
     let game = session.game();
     let position = game.position();
@@ -130,11 +153,13 @@ pub fn state(session: &Session, analysis: &AnalysisSettings, book: &EngineBook) 
         json!({
             "white_ms": white.as_millis() as u64,
             "black_ms": black.as_millis() as u64,
-            "running": (session.ending().is_none()).then(|| position.side_to_move().to_string()),
+            "running": (session.ending().is_none() && session.clocks_run())
+                .then(|| position.side_to_move().to_string()),
         })
     });
     json!({
         "generation": session.generation(),
+        "game": session.game_number(),
         "mode": session.variant().name(),
         "rules": {
             "switch_rule": game.rules().switch_rule.name(),
@@ -170,10 +195,7 @@ pub fn state(session: &Session, analysis: &AnalysisSettings, book: &EngineBook) 
         },
         "engine_to_move": session.engine_to_move(),
         "engine_failure": session.engine_failure(),
-        "ending": session.ending().map(|(result, why)| json!({
-            "result": result.as_str(),
-            "reason": why,
-        })),
+        "ending": session.ending().map(|(result, why)| ending_json(session, result, why)),
         "clocks": clocks,
         "analysis": {
             "on": analysis.on,

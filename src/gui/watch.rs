@@ -21,8 +21,8 @@ use super::info;
 use super::session::chain_closed;
 use super::view;
 use crate::arena::EngineSpec;
-use catena_core::board::Position;
-use catena_core::game::{GameState, Rules, SwitchRule};
+use catena_core::board::{Color, Position};
+use catena_core::game::{GameState, Player, Rules, SwitchRule};
 
 /// How often the live file is read.
 const POLL: Duration = Duration::from_millis(200);
@@ -374,6 +374,17 @@ fn game_view(game: &Value, rules: Rules) -> Value {
             break;
         }
     }
+    // Who held each army at the end: the engine that started with it, unless
+    // a switch gave it to the other; the winner is whoever held the winning army.
+    let holder = |army: Color| match replay.controller(army) {
+        Player::StartedWhite => game["white"].clone(),
+        Player::StartedBlack => game["black"].clone(),
+    };
+    let winning_army = match game["result"].as_str() {
+        Some("1-0") => Some(Color::White),
+        Some("0-1") => Some(Color::Black),
+        _ => None,
+    };
     let last = replay.plies().last();
     let last_chain = last
         .and_then(|ply| chain_closed(ply.before(), ply.mv, &rules))
@@ -385,6 +396,10 @@ fn game_view(game: &Value, rules: Rules) -> Value {
         "black": game["black"],
         "result": game["result"],
         "comment": game["comment"],
+        "white_at_end": holder(Color::White),
+        "black_at_end": holder(Color::Black),
+        "winner": winning_army.map(holder),
+        "winning_army": winning_army.map(|army| army.to_string()),
         "fen": replay.position().to_fen(),
         "turn": replay.position().side_to_move().to_string(),
         "last_move": last.map(|ply| [ply.mv.from().to_string(), ply.mv.to().to_string()]),

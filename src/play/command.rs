@@ -56,15 +56,25 @@ pub fn parse(line: &str) -> Result<Command<'_>, String> {
 
 /// The legal move `text` names in UCI or SAN, or what is wrong with it.
 pub fn parse_move(position: &Position, text: &str) -> Result<Move, String> {
+    read_move(position, text).map_err(|why| {
+        why.unwrap_or_else(|| {
+            format!(
+                "'{text}' is not a move or a command: type a move in SAN (e4, Nf3, O-O, e8=Q) \
+                 or UCI (e2e4, g1f3, e7e8q), or 'help'"
+            )
+        })
+    })
+}
+
+/// The legal move `text` names in UCI or SAN, or what is wrong with it in
+/// the notation it is written in: `Err(None)` if it is written in neither.
+pub fn read_move(position: &Position, text: &str) -> Result<Move, Option<String>> {
     match position.parse_move(text) {
         Ok(mv) => Ok(mv),
         Err(MoveParseError::Notation(_)) => match san::parse(position, text) {
             Ok(mv) => Ok(mv),
-            Err(SanError::Notation(_)) => Err(format!(
-                "'{text}' is not a move or a command: type a move in SAN (e4, Nf3, O-O, e8=Q) \
-                 or UCI (e2e4, g1f3, e7e8q), or 'help'"
-            )),
-            Err(error) => Err(error.to_string()),
+            Err(SanError::Notation(_)) => Err(None),
+            Err(error) => Err(Some(error.to_string())),
         },
         Err(error) => {
             // The notation was good: two squares and perhaps a promotion letter.
@@ -73,15 +83,12 @@ pub fn parse_move(position: &Position, text: &str) -> Result<Move, String> {
                     .and_then(|name: &str| name.parse::<Square>().ok())
             };
             let promotion = text.get(4..).and_then(|rest| rest.chars().next());
-            match (square(0..2), square(2..4)) {
-                (Some(from), Some(to)) => Err(refusal::explain(
-                    position,
-                    from,
-                    to,
-                    promotion.and_then(Piece::from_letter),
-                )),
-                _ => Err(error.to_string()),
-            }
+            Err(Some(match (square(0..2), square(2..4)) {
+                (Some(from), Some(to)) => {
+                    refusal::explain(position, from, to, promotion.and_then(Piece::from_letter))
+                }
+                _ => error.to_string(),
+            }))
         }
     }
 }

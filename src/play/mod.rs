@@ -26,6 +26,7 @@ use catena_core::game::pgn::{GameRecord, GameResult};
 use catena_core::game::{GameError, GameState, Player, Rules, closed_chain};
 
 use command::Command;
+pub(crate) use command::read_move;
 pub use files::{HUMAN, Loaded, load_text};
 pub use opponent::{InProcess, Opponent, Process};
 

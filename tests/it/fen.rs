@@ -66,6 +66,11 @@ fn every_fault_has_its_own_error_and_message() {
             "7 ranks",
         ),
         (
+            "K1k5 w - - 0 1",
+            FenError::RankCount(1),
+            "has 1 rank instead",
+        ),
+        (
             "8/8/8/8/8/8/8/K1k4 w - - 0 1",
             FenError::RankLength {
                 rank: 0,

@@ -1,166 +1,21 @@
 //! `catena gui` in a real browser: Debian's headless Chromium, driven through
-//! chromedriver (WebDriver) by fantoccini. The page is played as a person
-//! plays it, by clicking squares and buttons.
+//! chromedriver (WebDriver) by fantoccini (`gui_support::browser`). The page
+//! is played as a person plays it, by clicking squares and buttons.
 //!
-//! Without chromium and chromedriver the test says so and passes, except
-//! under CI (`CI=true`), where it fails: `.ci/run` installs them.
-//! With `CATENA_GUI_SCREENSHOTS=DIR` it also saves the screenshots of
+//! With `CATENA_GUI_SCREENSHOTS=DIR` the tests also save the screenshots of
 //! `docs/gui.md` there.
 
-use std::net::TcpListener;
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::path::Path;
 use std::time::{Duration, Instant};
 
-use crate::gui_support::GuiServer;
+use crate::gui_support::browser::{PATIENCE, Page, fast_engine_list, run};
 use catena_core::game::pgn;
-use fantoccini::actions::{InputSource, MOUSE_BUTTON_LEFT, MouseActions, PointerAction};
-use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{Value, json};
 
-const PATIENCE: Duration = Duration::from_secs(30);
-
-/// A program on the PATH (or in /usr/bin).
-fn program(name: &str) -> Option<PathBuf> {
-    let path = std::env::var_os("PATH").unwrap_or_default();
-    std::env::split_paths(&path)
-        .chain([PathBuf::from("/usr/bin")])
-        .map(|dir| dir.join(name))
-        .find(|candidate| candidate.is_file())
-}
-
-struct Killed(Child);
-
-impl Drop for Killed {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
-/// chromedriver on a free port, once it accepts connections.
-fn start_driver(chromedriver: &Path) -> (Killed, String) {
-    let port = free_port();
-    let child = Command::new(chromedriver)
-        .arg(format!("--port={port}"))
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("cannot start chromedriver");
-    let deadline = Instant::now() + PATIENCE;
-    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(Instant::now() < deadline, "chromedriver did not start");
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    (Killed(child), format!("http://127.0.0.1:{port}"))
-}
-
-async fn js(client: &Client, script: &str) -> Value {
-    client
-        .execute(script, Vec::new())
-        .await
-        .unwrap_or_else(|error| panic!("{error}: {script}"))
-}
-
-/// Waits until `script` returns true.
-async fn wait_for(client: &Client, script: &str, what: &str) {
-    let deadline = Instant::now() + PATIENCE;
-    loop {
-        if js(client, script).await == Value::Bool(true) {
-            return;
-        }
-        if Instant::now() > deadline {
-            let status = js(
-                client,
-                "return document.getElementById('status').textContent",
-            )
-            .await;
-            let messages = js(
-                client,
-                "return document.getElementById('messages').textContent",
-            )
-            .await;
-            panic!("waited in vain for {what}; status {status}, messages {messages}");
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-}
-
-async fn plies(client: &Client) -> usize {
-    js(
-        client,
-        "return document.querySelectorAll('#moves .ply:not(.future)').length",
-    )
-    .await
-    .as_u64()
-    .unwrap() as usize
-}
-
-async fn wait_for_plies(client: &Client, count: usize) {
-    wait_for(
-        client,
-        &format!("return document.querySelectorAll('#moves .ply:not(.future)').length === {count}"),
-        &format!("{count} moves in the list"),
-    )
-    .await;
-}
-
-/// Clicks the centre of `square` (the board seen from White).
-async fn click_square(client: &Client, square: &str) {
-    let at = js(
-        client,
-        &format!(
-            "const b = document.querySelector('cg-board').getBoundingClientRect();
-             const f = '{square}'.charCodeAt(0) - 97, r = '{square}'.charCodeAt(1) - 49;
-             return [Math.round(b.left + (f + 0.5) * b.width / 8), Math.round(b.top + (7.5 - r) * b.height / 8)];"
-        ),
-    )
-    .await;
-    let (x, y) = (at[0].as_f64().unwrap(), at[1].as_f64().unwrap());
-    let mouse = MouseActions::new("mouse".to_string())
-        .then(PointerAction::MoveTo {
-            duration: None,
-            x,
-            y,
-        })
-        .then(PointerAction::Down {
-            button: MOUSE_BUTTON_LEFT,
-        })
-        .then(PointerAction::Up {
-            button: MOUSE_BUTTON_LEFT,
-        });
-    client.perform_actions(mouse).await.unwrap();
-}
-
-/// Plays a move by clicking its two squares.
-async fn click_move(client: &Client, from: &str, to: &str) {
-    click_square(client, from).await;
-    click_square(client, to).await;
-}
-
-async fn click(client: &Client, id: &str) {
-    client
-        .find(Locator::Id(id))
-        .await
-        .unwrap_or_else(|error| panic!("no #{id}: {error}"))
-        .click()
-        .await
-        .unwrap_or_else(|error| panic!("cannot click #{id}: {error}"));
-}
-
 /// The loop's edges as drawn (`b2-c3`, each pair sorted) and the shaded squares, sorted.
-async fn drawn_chain(client: &Client) -> (Vec<String>, Vec<String>) {
-    let drawn = js(
-        client,
-        "return {
+async fn drawn_chain(page: &Page) -> (Vec<String>, Vec<String>) {
+    let drawn = page
+        .js("return {
            hashes: [...document.querySelectorAll('svg.cg-shapes g[cgHash]')].map(g => g.getAttribute('cgHash')),
            shaded: [...document.querySelectorAll('cg-board square.enclosed')].map(s => s.cgKey),
          };",
@@ -197,10 +52,10 @@ async fn drawn_chain(client: &Client) -> (Vec<String>, Vec<String>) {
 
 /// Waits until the board shows the loop of 1.c3 e5 2.d3 with c2 and d2 shaded
 /// (chessground draws shapes at the next animation frame).
-async fn wait_for_the_c3_d3_chain(client: &Client) {
+async fn wait_for_the_c3_d3_chain(page: &Page) {
     let deadline = Instant::now() + PATIENCE;
     loop {
-        let drawn = drawn_chain(client).await;
+        let drawn = drawn_chain(page).await;
         if drawn == (c3_d3_loop_edges(), vec!["c2".to_string(), "d2".to_string()]) {
             return;
         }
@@ -218,219 +73,155 @@ fn c3_d3_loop_edges() -> Vec<String> {
     edges
 }
 
-async fn screenshot(client: &Client, name: &str) {
-    if let Some(dir) = std::env::var_os("CATENA_GUI_SCREENSHOTS") {
-        let png = client.screenshot().await.unwrap();
-        std::fs::write(Path::new(&dir).join(name), png).unwrap();
-    }
-}
-
 #[test]
 fn plays_switches_undoes_saves_and_loads_in_chromium() {
-    let (Some(chromium), Some(chromedriver)) = (
-        program("chromium").or_else(|| program("chromium-browser")),
-        program("chromedriver"),
-    ) else {
-        let why = "chromium and chromedriver are not installed (apt-get install chromium chromium-driver)";
-        assert!(std::env::var("CI").as_deref() != Ok("true"), "{why}");
-        eprintln!("skipped: {why}");
-        return;
-    };
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    runtime.block_on(drive(&chromium, &chromedriver));
+    run(async {
+        let Some(page) = Page::open(&[]).await else {
+            return;
+        };
+        // The page is up and interactive within a second of loading.
+        let loaded = Instant::now();
+        page.load().await;
+        assert!(
+            loaded.elapsed() < Duration::from_secs(5),
+            "{:?}",
+            loaded.elapsed()
+        );
+        let ready = page
+            .js("return Number(document.body.dataset.readyMs)")
+            .await;
+        assert!(
+            ready.as_f64().unwrap() < 1000.0,
+            "the page took {ready} ms to get ready"
+        );
+        plays_switches_undoes_saves_and_loads(&page).await;
+        page.close().await;
+    });
 }
 
-async fn drive(chromium: &Path, chromedriver: &Path) {
-    let server = GuiServer::start(&[]);
-    let (_driver, driver_url) = start_driver(chromedriver);
-    let mut capabilities = fantoccini::wd::Capabilities::new();
-    capabilities.insert(
-        "goog:chromeOptions".to_string(),
-        json!({
-            "binary": chromium,
-            "args": ["--headless=new", "--no-sandbox", "--disable-gpu",
-                     "--disable-dev-shm-usage", "--window-size=1280,900"],
-        }),
-    );
-    let client = ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
-        .capabilities(capabilities)
-        .connect(&driver_url)
-        .await
-        .expect("cannot open a browser session");
-
-    // The page is up and interactive within a second of loading.
-    let loaded = Instant::now();
-    client.goto(&server.url("/")).await.unwrap();
-    wait_for(
-        &client,
-        "return document.body.dataset.ready === 'true'",
-        "the page",
-    )
-    .await;
-    assert!(
-        loaded.elapsed() < Duration::from_secs(5),
-        "{:?}",
-        loaded.elapsed()
-    );
-    let ready = js(&client, "return Number(document.body.dataset.readyMs)").await;
-    assert!(
-        ready.as_f64().unwrap() < 1000.0,
-        "the page took {ready} ms to get ready"
-    );
-    // Unfold every panel, as a person would to reach its buttons.
-    js(
-        &client,
-        "document.querySelectorAll('details').forEach(d => d.open = true); return true;",
-    )
-    .await;
-
+async fn plays_switches_undoes_saves_and_loads(page: &Page) {
     // 1.c3 e5 by hand, both sides.
-    click_move(&client, "c2", "c3").await;
-    wait_for_plies(&client, 1).await;
-    click_move(&client, "e7", "e5").await;
-    wait_for_plies(&client, 2).await;
+    page.click_move("c2", "c3").await;
+    page.wait_for_plies(1).await;
+    page.click_move("e7", "e5").await;
+    page.wait_for_plies(2).await;
 
     // Now Catena takes the player who started Black; the person keeps White.
-    client
-        .find(Locator::Id("opponent-engine"))
-        .await
-        .unwrap()
-        .select_by_value("Catena")
-        .await
-        .unwrap();
-    let tc = client.find(Locator::Id("opponent-tc")).await.unwrap();
-    tc.clear().await.unwrap();
-    tc.send_keys("st=0.2").await.unwrap();
-    click(&client, "opponent-apply").await;
-    wait_for(
-        &client,
+    page.choose_opponent("Catena", "white", "st=0.2").await;
+    page.wait_for(
         "return document.getElementById('player-bottom').textContent.includes('Human plays White')",
         "the person to play White",
     )
     .await;
 
     // 2.d3 closes the chain: the loop is drawn, c2 and d2 shaded, and the question asked.
-    click_move(&client, "d2", "d3").await;
-    wait_for(
-        &client,
+    page.click_move("d2", "d3").await;
+    page.wait_for(
         "return !document.getElementById('switch-dialog').hidden",
         "the switch question",
     )
     .await;
-    wait_for_the_c3_d3_chain(&client).await;
-    let question = js(
-        &client,
-        "return document.getElementById('switch-dialog').textContent",
-    )
-    .await;
+    wait_for_the_c3_d3_chain(page).await;
+    let question = page
+        .js("return document.getElementById('switch-dialog').textContent")
+        .await;
     let question = question.as_str().unwrap();
     assert!(question.contains("size 2"), "{question}");
     assert!(question.contains("limit 2"), "{question}");
-    screenshot(&client, "gui-chain.png").await;
+    page.screenshot("gui-chain.png").await;
 
-    // Switch: the person now plays Black and moves again at once.
-    click(&client, "switch-yes").await;
-    wait_for_plies(&client, 3).await;
-    wait_for_the_c3_d3_chain(&client).await;
-    wait_for(
-        &client,
-        "return document.getElementById('player-bottom').textContent.includes('Catena plays White')
-            && document.getElementById('player-top').textContent.includes('Human plays Black')",
-        "the armies exchanged",
+    // Switch: the person now plays Black and moves again at once; the board
+    // turns to face the person's new army.
+    page.click("switch-yes").await;
+    page.wait_for_plies(3).await;
+    wait_for_the_c3_d3_chain(page).await;
+    page.wait_for(
+        "return document.getElementById('player-bottom').textContent.includes('Human plays Black')
+            && document.getElementById('player-top').textContent.includes('Catena plays White')",
+        "the armies exchanged, the board turned",
     )
     .await;
-    let switch_mark = js(
-        &client,
-        "return document.querySelectorAll('#moves .switch-mark').length",
-    )
-    .await;
+    assert_eq!(page.js(FROM_BLACK).await, true);
+    let switch_mark = page
+        .js("return document.querySelectorAll('#moves .switch-mark').length")
+        .await;
     assert_eq!(switch_mark, json!(1));
 
     // The person plays Black's 2...Nf6; Catena answers with White, the other army.
-    click_move(&client, "g8", "f6").await;
-    wait_for(
-        &client,
+    page.click_move("g8", "f6").await;
+    page.wait_for(
         "return document.querySelectorAll('#moves .ply:not(.future)').length >= 5",
         "Catena's move",
     )
     .await;
-    let last = js(
-        &client,
-        "return document.querySelectorAll('#moves .ply:not(.future)')[4].querySelector('.num').textContent;",
-    )
-    .await;
-    assert_eq!(last, json!("3."), "Catena should have moved with White");
-    wait_for(
-        &client,
+    let last = page
+        .js(
+            "const ply = document.querySelectorAll('#moves .ply:not(.future)')[4];
+             return `${ply.dataset.number} ${ply.dataset.color}`;",
+        )
+        .await;
+    assert_eq!(
+        last,
+        json!("3 white"),
+        "Catena should have moved with White"
+    );
+    page.wait_for(
         "return document.getElementById('messages').textContent.includes('Catena plays 3.')",
         "the engine's move announced",
     )
     .await;
 
     // Undo takes back Catena's move and the person's.
-    click(&client, "undo").await;
-    wait_for_plies(&client, 3).await;
+    page.click("undo").await;
+    page.wait_for_plies(3).await;
 
     // Saved, the PGN reads back with the project's reader and rules.
-    click(&client, "pgn-save").await;
-    wait_for(
-        &client,
+    page.click("pgn-save").await;
+    page.wait_for(
         "return document.getElementById('pgn-text').value.includes('{switch}')",
         "the PGN",
     )
     .await;
-    let saved = js(&client, "return document.getElementById('pgn-text').value").await;
+    let saved = page
+        .js("return document.getElementById('pgn-text').value")
+        .await;
     let record = pgn::read(saved.as_str().unwrap()).expect("the saved PGN reads back");
     assert_eq!(record.game.uci_moves(), "c2c3 e7e5 d2d3 switch");
     assert_eq!(record.tag("WhiteAtEnd"), Some("Catena"));
     assert_eq!(record.tag("BlackAtEnd"), Some("Human"));
 
     // Analysis: lines arrive while the engine thinks, at least twice a second.
-    js(
-        &client,
-        "window.thinkingSeen = 0;
+    page.js("window.thinkingSeen = 0;
          const events = new EventSource('/api/events');
          events.addEventListener('thinking', e => { if (JSON.parse(e.data).role === 'analysis') window.thinkingSeen++; });
          return true;",
     )
     .await;
-    click(&client, "analysis-on").await;
-    wait_for(
-        &client,
+    page.click("analysis-on").await;
+    page.wait_for(
         "return document.querySelectorAll('#analysis-lines li').length >= 2",
         "analysis lines",
     )
     .await;
-    js(&client, "window.thinkingSeen = 0; return true;").await;
+    page.js("window.thinkingSeen = 0; return true;").await;
     tokio::time::sleep(Duration::from_secs(2)).await;
-    let seen = js(&client, "return window.thinkingSeen")
+    let seen = page
+        .js("return window.thinkingSeen")
         .await
         .as_u64()
         .unwrap();
     assert!(seen >= 4, "{seen} analysis events in 2 s");
-    let line = js(
-        &client,
-        "return document.getElementById('analysis-lines').textContent",
-    )
-    .await;
+    let line = page
+        .js("return document.getElementById('analysis-lines').textContent")
+        .await;
     assert!(line.as_str().unwrap().contains("3."), "{line}");
-    screenshot(&client, "gui-analysis.png").await;
-    click(&client, "analysis-on").await;
+    page.screenshot("gui-analysis.png").await;
+    page.click("analysis-on").await;
 
     // Back to both sides by hand, then a PGN of docs/rules.md, section 6, stepped through.
-    client
-        .find(Locator::Id("opponent-engine"))
-        .await
-        .unwrap()
-        .select_by_value("")
-        .await
-        .unwrap();
-    click(&client, "opponent-apply").await;
-    wait_for(
-        &client,
+    page.select("opponent-engine", "").await;
+    page.click("opponent-apply").await;
+    page.wait_for(
         "return document.getElementById('player-bottom').textContent.includes('Player')",
         "no engine",
     )
@@ -439,18 +230,15 @@ async fn drive(chromium: &Path, chromedriver: &Path) {
         [White \"Alice\"]\n[Black \"Bob\"]\n[Result \"*\"]\n\
         [SSCC \"SwitchRule=chain;MinEnclosed=2\"]\n[WhiteAtEnd \"Bob\"]\n[BlackAtEnd \"Alice\"]\n\n\
         1. c3 e5 2. d3 {switch} 2... Nf6 3. e4 *\n";
-    js(
-        &client,
-        &format!(
-            "document.getElementById('pgn-text').value = {}; return true;",
-            json!(spec_pgn)
-        ),
-    )
+    page.js(&format!(
+        "document.getElementById('pgn-text').value = {}; return true;",
+        json!(spec_pgn)
+    ))
     .await;
-    click(&client, "pgn-load").await;
-    wait_for_plies(&client, 5).await;
-    click(&client, "first").await;
-    wait_for_plies(&client, 0).await;
+    page.click("pgn-load").await;
+    page.wait_for_plies(5).await;
+    page.click("first").await;
+    page.wait_for_plies(0).await;
     let mut game = catena_core::game::GameState::new(
         catena_core::board::Position::startpos(),
         catena_core::game::Rules::default(),
@@ -459,11 +247,13 @@ async fn drive(chromium: &Path, chromedriver: &Path) {
         .iter()
         .enumerate()
     {
-        click(&client, "next").await;
-        wait_for_plies(&client, ply + 1).await;
+        page.click("next").await;
+        page.wait_for_plies(ply + 1).await;
         let tokens: Vec<&str> = uci.split_whitespace().collect();
         game.apply_uci_moves(&tokens).unwrap();
-        let fen = js(&client, "return document.getElementById('fen').textContent").await;
+        let fen = page
+            .js("return document.getElementById('fen').textContent")
+            .await;
         assert_eq!(
             fen,
             json!(game.position().to_fen()),
@@ -471,12 +261,11 @@ async fn drive(chromium: &Path, chromedriver: &Path) {
             ply + 1
         );
         if ply == 2 {
-            wait_for_the_c3_d3_chain(&client).await;
+            wait_for_the_c3_d3_chain(page).await;
         }
         if ply == 3 {
             // 2...Nf6 closes no chain: the loop goes.
-            wait_for(
-                &client,
+            page.wait_for(
                 "return document.querySelectorAll('svg.cg-shapes g[cgHash]').length === 0
                     && document.querySelectorAll('cg-board square.enclosed').length === 0",
                 "the loop gone after 2...Nf6",
@@ -484,7 +273,7 @@ async fn drive(chromium: &Path, chromedriver: &Path) {
             .await;
         }
     }
-    assert_eq!(plies(&client).await, 5);
+    assert_eq!(page.plies().await, 5);
 
     // A 2-game match, started from the page: both games play out on it.
     for (id, value) in [
@@ -492,47 +281,908 @@ async fn drive(chromium: &Path, chromedriver: &Path) {
         ("match-tc", "st=0.02"),
         ("match-max", "12"),
     ] {
-        let field = client.find(Locator::Id(id)).await.unwrap();
-        field.clear().await.unwrap();
-        field.send_keys(value).await.unwrap();
+        page.fill(id, value).await;
     }
-    click(&client, "match-start").await;
-    wait_for(
-        &client,
+    page.click("match-start").await;
+    page.wait_for(
         "return document.querySelectorAll('#match-games .match-game').length >= 1",
         "a game of the match on the page",
     )
     .await;
-    wait_for(
-        &client,
-        "return document.querySelectorAll('#match-games .match-game:not([data-result=\"*\"])').length === 2
+    page.wait_for("return document.querySelectorAll('#match-games .match-game:not([data-result=\"*\"])').length === 2
             && document.getElementById('match-head').dataset.state === 'finished'",
         "both games of the match finished",
     )
     .await;
-    let table = js(
-        &client,
-        "return document.getElementById('match-table').textContent",
-    )
-    .await;
+    let table = page
+        .js("return document.getElementById('match-table').textContent")
+        .await;
     assert!(table.as_str().unwrap().contains("Catena 2"), "{table}");
-    let boards = js(
-        &client,
-        "return document.querySelectorAll('#match-games cg-board piece').length",
-    )
-    .await;
+    let boards = page
+        .js("return document.querySelectorAll('#match-games cg-board piece').length")
+        .await;
     assert!(
         boards.as_u64().unwrap() > 20,
         "{boards} pieces on the match boards"
     );
     if let Some(dir) = std::env::var_os("CATENA_GUI_SCREENSHOTS") {
-        js(
-            &client,
-            "document.getElementById('match-panel').scrollIntoView(); return true;",
-        )
-        .await;
-        let png = client.screenshot().await.unwrap();
+        page.js("document.getElementById('match-panel').scrollIntoView(); return true;")
+            .await;
+        let png = page.client.screenshot().await.unwrap();
         std::fs::write(Path::new(&dir).join("gui-match.png"), png).unwrap();
     }
-    client.close().await.unwrap();
+}
+
+/// What the page shows of the game: the board's pieces (as a FEN's first
+/// field), the FEN line, the moves played in SAN, and whether it says the
+/// game is over.
+const PAGE_PICTURE: &str = "
+    const letters = { pawn: 'p', knight: 'n', bishop: 'b', rook: 'r', queen: 'q', king: 'k' };
+    const at = {};
+    for (const piece of document.querySelectorAll('#board cg-board piece')) {
+      if (piece.classList.contains('ghost') || piece.classList.contains('fading')) continue;
+      const role = [...piece.classList].find(name => letters[name]);
+      const letter = letters[role];
+      at[piece.cgKey] = piece.classList.contains('white') ? letter.toUpperCase() : letter;
+    }
+    const ranks = [];
+    for (let rank = 8; rank >= 1; rank--) {
+      let text = '', empty = 0;
+      for (const file of 'abcdefgh') {
+        const letter = at[file + rank];
+        if (!letter) { empty++; continue; }
+        if (empty) text += empty;
+        text += letter;
+        empty = 0;
+      }
+      ranks.push(empty ? text + empty : text);
+    }
+    return {
+      board: ranks.join('/'),
+      fen: document.getElementById('fen').textContent,
+      moves: [...document.querySelectorAll('#moves .ply:not(.future) .san')].map(san => san.textContent),
+      over: document.getElementById('status').textContent.includes('Game over'),
+    };";
+
+/// The same picture from the server's `GET /api/state`.
+fn server_picture(state: &Value) -> Value {
+    let fen = state["fen"].as_str().unwrap();
+    json!({
+        "board": fen.split(' ').next().unwrap(),
+        "fen": fen,
+        "moves": state["history"].as_array().unwrap().iter().map(|ply| ply["san"].clone()).collect::<Vec<_>>(),
+        "over": !state["ending"].is_null(),
+    })
+}
+
+/// Waits (a few seconds at most) until the page shows the game as the server has it.
+async fn agrees_with_server(page: &Page, state: &Value) {
+    let expected = server_picture(state);
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        let shown = page.js(PAGE_PICTURE).await;
+        if shown == expected {
+            return;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the page fell behind the server:\n page   {shown}\n server {expected}"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// Polls `GET /api/state` until `done` holds of it.
+async fn wait_for_server(page: &Page, what: &str, done: impl Fn(&Value) -> bool) -> Value {
+    let deadline = Instant::now() + PATIENCE;
+    loop {
+        let state = page.server_state();
+        if done(&state) {
+            return state;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "waited in vain for {what}: {state}"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+/// A small deterministic stream of choices (an LCG), so that a failure replays.
+struct Choices(u64);
+
+impl Choices {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        ((self.0 >> 33) % n as u64) as usize
+    }
+}
+
+/// Plays one of the person's legal moves in `state` by clicking it, answering
+/// the promotion question with a queen and the switch question either way,
+/// and waits until the server has it.
+async fn click_a_legal_move(page: &Page, state: &Value, choices: &mut Choices) {
+    let moves: Vec<&Value> = state["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|mv| mv["promotion"].is_null() || mv["promotion"] == "q")
+        .collect();
+    let mv = moves[choices.below(moves.len())];
+    let switch = mv["switchable"] == true && choices.below(2) == 0;
+    click_action(page, state, mv, switch).await;
+}
+
+/// Plays the legal move `mv` of `state` by clicking it, a queen if it
+/// promotes, switching after it if `switch` (when the page asks), and waits
+/// until the server has it.
+async fn click_action(page: &Page, state: &Value, mv: &Value, switch: bool) {
+    let (from, to) = (mv["from"].as_str().unwrap(), mv["to"].as_str().unwrap());
+    page.click_move(from, to).await;
+    if mv["promotion"] == "q" {
+        page.wait_for(
+            "return !document.getElementById('promotion').hidden",
+            "the promotion question",
+        )
+        .await;
+        page.js("document.querySelector('#promotion [data-piece=\"q\"]').click(); return true;")
+            .await;
+    }
+    if mv["switchable"] == true {
+        page.wait_for(
+            "return !document.getElementById('switch-dialog').hidden",
+            "the switch question",
+        )
+        .await;
+        page.click(if switch { "switch-yes" } else { "switch-no" })
+            .await;
+    }
+    let before = state["generation"].as_u64().unwrap();
+    let uci = mv["uci"].as_str().unwrap();
+    wait_for_server(page, &format!("the page to play {uci}"), |now| {
+        now["generation"].as_u64().unwrap() > before
+    })
+    .await;
+}
+
+/// Issue 54, problem 1: against an engine that answers within milliseconds,
+/// the page shows the server's game after every one of its replies, over
+/// 30 moves of the person's and the games they take (the person takes the
+/// other colour in each new game, so the engine opens every other one).
+#[test]
+fn keeps_up_with_a_fast_engine() {
+    run(async {
+        let list = fast_engine_list("keeps-up");
+        let Some(page) = Page::open(&["--engines", list.to_str().unwrap()]).await else {
+            return;
+        };
+        page.choose_opponent("Catena-d1", "white", "st=0.05").await;
+        let chosen = wait_for_server(&page, "Catena-d1 to be the opponent", |state| {
+            state["opponent"]["engine"] == "Catena-d1"
+        })
+        .await;
+        // The state the page must show next is newer than this generation.
+        let mut after = chosen["generation"].as_u64().unwrap() - 1;
+        let mut choices = Choices(54);
+        let mut human = "white";
+        let mut played = 0;
+        while played < 30 {
+            let state = wait_for_server(&page, "the person's turn", |state| {
+                state["generation"].as_u64().unwrap() > after && state["engine_to_move"] == false
+            })
+            .await;
+            agrees_with_server(&page, &state).await;
+            if state["ending"].is_null() {
+                after = state["generation"].as_u64().unwrap();
+                click_a_legal_move(&page, &state, &mut choices).await;
+                played += 1;
+                continue;
+            }
+            human = if human == "white" { "black" } else { "white" };
+            page.choose_opponent("Catena-d1", human, "st=0.05").await;
+            page.click("new-game").await;
+            let fresh = wait_for_server(&page, "a new game and the person's turn", |state| {
+                state["ending"].is_null()
+                    && state["engine_to_move"] == false
+                    && state["history"].as_array().unwrap().len() <= 1
+            })
+            .await;
+            after = fresh["generation"].as_u64().unwrap() - 1;
+        }
+        let _ = std::fs::remove_file(list);
+        page.close().await;
+    });
+}
+
+/// A page whose opponent is `Catena-d1` (depth 1, answering at once), the
+/// person starting with `human` under the time control `tc`.
+async fn against_a_fast_engine(test: &str, human: &str, tc: &str) -> Option<Page> {
+    let list = fast_engine_list(test);
+    let page = Page::open(&["--engines", list.to_str().unwrap()]).await?;
+    page.choose_opponent("Catena-d1", human, tc).await;
+    wait_for_server(&page, "Catena-d1 to be the opponent", |state| {
+        state["opponent"]["engine"] == "Catena-d1" && state["engine_to_move"] == false
+    })
+    .await;
+    Some(page)
+}
+
+/// Issue 54, problem 2: after Undo against an engine, with the moves taken
+/// back greyed in the list, a move clicked on the board is played and the
+/// engine answers it.
+#[test]
+fn plays_on_the_board_after_an_undo() {
+    run(async {
+        let Some(page) = against_a_fast_engine("undo", "white", "st=0.05").await else {
+            return;
+        };
+        page.click_move("e2", "e4").await;
+        page.wait_for_plies(2).await;
+        page.click("undo").await;
+        page.wait_for(
+            "return document.querySelectorAll('#moves .ply:not(.future)').length === 0
+                && document.querySelectorAll('#moves .ply.future').length === 2",
+            "the two moves taken back, greyed",
+        )
+        .await;
+        page.click_move("d2", "d4").await;
+        page.wait_for_within(
+            "return document.querySelectorAll('#moves .ply:not(.future)').length === 2
+                && document.querySelectorAll('#moves .ply.future').length === 0",
+            "1.d4 played on the board and answered",
+            Duration::from_secs(5),
+        )
+        .await;
+        let state = page.server_state();
+        assert_eq!(state["history"][0]["uci"], "d2d4", "{state}");
+        page.close().await;
+    });
+}
+
+/// Types `text` into the move box and presses Enter.
+async fn type_move(page: &Page, text: &str) {
+    page.fill("move-input", &format!("{text}\n")).await;
+}
+
+/// White mates in one on the back rank: 1.Ra8#.
+const BACK_RANK_MATE: &str = "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1";
+
+/// Starts a new game from `fen` (the start position if empty) and waits for it.
+async fn new_game_from(page: &Page, fen: &str) {
+    page.fill("new-fen", fen).await;
+    page.click("new-game").await;
+    let fen = if fen.is_empty() {
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+    } else {
+        fen
+    };
+    wait_for_server(page, "the new game", |state| state["start_fen"] == fen).await;
+}
+
+/// Waits for the result panel and returns what it says.
+async fn result_panel(page: &Page) -> String {
+    page.wait_for(
+        "return !document.getElementById('result').hidden",
+        "the result panel",
+    )
+    .await;
+    page.text("result").await
+}
+
+/// Issue 54, problem 3: the end of a game is said to the person as players:
+/// who won ("you" or the engine, whatever army each held), and how; the
+/// banner keeps nothing of the game before; the two-column move list ends
+/// with the result; a new game starts with an empty log.
+#[test]
+fn says_who_won_as_players() {
+    run(async {
+        let Some(page) = against_a_fast_engine("result", "white", "st=0.05").await else {
+            return;
+        };
+        // Two columns: White's move and Black's answer side by side.
+        page.click_move("e2", "e4").await;
+        page.wait_for_plies(2).await;
+        let columns = page
+            .js(
+                "const [white, black] = document.querySelectorAll('#moves .ply');
+                 const a = white.getBoundingClientRect(), b = black.getBoundingClientRect();
+                 return Math.abs(a.top - b.top) < 2 && b.left > a.right - 1;",
+            )
+            .await;
+        assert_eq!(columns, true, "1.e4 and Black's answer in one row");
+        page.wait_for(
+            "return document.getElementById('messages').textContent.includes('Catena-d1 plays 1...')",
+            "the engine's answer in the log",
+        )
+        .await;
+
+        // The person mates, after a refused move that put up the banner.
+        new_game_from(&page, BACK_RANK_MATE).await;
+        page.wait_for(
+            "return !document.getElementById('messages').textContent.includes('Catena-d1 plays')",
+            "a log of the new game's own",
+        )
+        .await;
+        type_move(&page, "Kg3").await;
+        page.wait_for(
+            "return !document.getElementById('banner').hidden",
+            "the refusal in the banner",
+        )
+        .await;
+        page.click_move("a1", "a8").await;
+        let result = result_panel(&page).await;
+        assert!(result.contains("You won"), "{result}");
+        assert_eq!(
+            page.js("return document.getElementById('sound').dataset.played")
+                .await,
+            "end 1",
+            "the end of the game sounds"
+        );
+        assert!(result.contains("checkmate"), "{result}");
+        assert!(result.contains("1-0"), "{result}");
+        assert_eq!(
+            page.js("return document.getElementById('banner').hidden")
+                .await,
+            true,
+            "the banner: {}",
+            page.text("banner").await
+        );
+        let last = page
+            .js("return document.querySelector('#moves > :last-child').textContent")
+            .await;
+        assert!(last.as_str().unwrap().contains("1-0"), "{last}");
+        page.js("document.getElementById('result').scrollIntoView({ block: 'end' }); return true;")
+            .await;
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        page.screenshot("gui-result.png").await;
+
+        // The engine mates the person, who started Black.
+        page.choose_opponent("Catena-d1", "black", "st=0.05").await;
+        new_game_from(&page, BACK_RANK_MATE).await;
+        let result = result_panel(&page).await;
+        assert!(result.contains("Catena-d1 won"), "{result}");
+        assert!(result.contains("checkmate"), "{result}");
+        page.wait_for(
+            "return document.getElementById('messages').textContent.includes('Ra8#')",
+            "the engine's mate in the log",
+        )
+        .await;
+
+        // A new game: no result, and a log of its own.
+        new_game_from(&page, "").await;
+        page.wait_for(
+            "return document.getElementById('result').hidden",
+            "the result panel gone",
+        )
+        .await;
+        page.wait_for(
+            "return !document.getElementById('messages').textContent.includes('Ra8#')",
+            "a log of the new game's own",
+        )
+        .await;
+        page.close().await;
+    });
+}
+
+/// Issue 54, problem 5: moves typed in SAN are played; an illegal one is
+/// refused in SAN's terms, and the text stays in the box to be corrected.
+#[test]
+fn takes_typed_moves_in_san() {
+    run(async {
+        let Some(page) = Page::open(&[]).await else {
+            return;
+        };
+        for (ply, san) in ["e4", "e5", "Ke2"].iter().enumerate() {
+            type_move(&page, san).await;
+            page.wait_for_plies(ply + 1).await;
+            page.wait_for(
+                "return document.getElementById('move-input').value === ''",
+                "the box emptied after a move",
+            )
+            .await;
+        }
+        // Black cannot castle yet.
+        type_move(&page, "O-O").await;
+        page.wait_for(
+            "return document.querySelector('#messages li.error') !== null",
+            "the refusal",
+        )
+        .await;
+        let refusal = page
+            .js("return document.querySelector('#messages li.error').textContent")
+            .await;
+        let refusal = refusal.as_str().unwrap();
+        assert!(refusal.contains("O-O"), "{refusal}");
+        assert!(refusal.contains("castle"), "{refusal}");
+        assert!(!refusal.contains("UCI"), "{refusal}");
+        assert_eq!(
+            page.js("return document.getElementById('move-input').value")
+                .await,
+            "O-O",
+            "the refused move stays in the box"
+        );
+        assert_eq!(page.plies().await, 3);
+        page.close().await;
+    });
+}
+
+/// Issue 54, problem 6: on a clock, the person's time does not run before
+/// the game's first moves; it runs once both sides have moved.
+#[test]
+fn starts_the_persons_clock_with_the_game() {
+    run(async {
+        let Some(page) = against_a_fast_engine("clock", "white", "20+0.2").await else {
+            return;
+        };
+        tokio::time::sleep(Duration::from_millis(1500)).await;
+        assert_eq!(page.text("clock-white").await, "0:20.0");
+        let state = page.server_state();
+        assert_eq!(state["clocks"]["white_ms"], 20_000, "{state}");
+        assert!(state["clocks"]["running"].is_null(), "{state}");
+        page.click_move("e2", "e4").await;
+        page.wait_for_plies(2).await;
+        // Both sides have moved: now the person's clock runs.
+        page.wait_for(
+            "return document.getElementById('clock-white').textContent < '0:19.5'",
+            "the person's clock to run",
+        )
+        .await;
+        let state = page.server_state();
+        assert_eq!(state["clocks"]["running"], "white", "{state}");
+        page.close().await;
+    });
+}
+
+/// Issue 54, problem 4: a match game's title names its winner as the engine
+/// that held the winning army at the end, whichever colour it started with;
+/// and after Stop no game says it is still being played.
+#[test]
+fn names_match_winners_and_stops() {
+    run(async {
+        let dir = std::env::temp_dir().join(format!("catena-gui-titles-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        // Beta started Black; after 2.d3 {switch} it holds White, and wins 1-0.
+        let live = dir.join("live.json");
+        let followed = json!({
+            "engines": ["Alpha", "Beta"],
+            "games_total": 1,
+            "time_control": "st=0.1",
+            "variant": "SSCC (SwitchRule=chain;MinEnclosed=2)",
+            "games": [{
+                "number": 1, "white": "Alpha", "black": "Beta",
+                "start_fen": "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                "moves": "c2c3 e7e5 d2d3 switch g8f6",
+                "result": "1-0", "comment": "Black loses on time",
+            }],
+            "score": {"wins": 0, "losses": 1, "draws": 0, "games": 1,
+                      "score": 0.0, "elo": null, "elo_margin": null},
+            "sprt": null,
+            "finished": true,
+        });
+        std::fs::write(&live, followed.to_string()).unwrap();
+        let list = fast_engine_list("titles");
+        let Some(page) = Page::open(&[
+            "--follow",
+            live.to_str().unwrap(),
+            "--engines",
+            list.to_str().unwrap(),
+        ])
+        .await
+        else {
+            return;
+        };
+        page.wait_for(
+            "return document.querySelector('#match-games .match-title') !== null",
+            "the followed game",
+        )
+        .await;
+        let title = page
+            .js("return document.querySelector('#match-games .match-title').textContent")
+            .await;
+        let title = title.as_str().unwrap();
+        assert!(title.contains("Beta won"), "{title}");
+        assert!(!title.contains("Alpha won"), "{title}");
+
+        // A match of the page's own, stopped during its first game.
+        page.select("match-first", "Catena-d1").await;
+        page.select("match-second", "Catena-d1").await;
+        page.fill("match-count", "2").await;
+        page.fill("match-tc", "st=1").await;
+        page.click("match-start").await;
+        page.wait_for(
+            "return document.querySelector('#match-games .match-game[data-result=\"*\"]') !== null",
+            "a game of the match under way",
+        )
+        .await;
+        page.click("match-stop").await;
+        page.wait_for(
+            "return document.getElementById('match-head').dataset.state === 'stopped'",
+            "the match stopped",
+        )
+        .await;
+        let titles = page.text("match-games").await;
+        assert!(!titles.contains("playing"), "{titles}");
+        assert!(titles.contains("stopped"), "{titles}");
+        let _ = std::fs::remove_dir_all(dir);
+        page.close().await;
+    });
+}
+
+/// Issue 54, problem 8: the PGN saved carries today's date, the page has an
+/// icon, and a FEN with one rank is refused in good English.
+#[test]
+fn dates_the_pgn_shows_an_icon_and_counts_ranks() {
+    run(async {
+        let Some(page) = Page::open(&[]).await else {
+            return;
+        };
+        page.click("pgn-save").await;
+        page.wait_for(
+            "return document.getElementById('pgn-text').value.includes('[Date')",
+            "the PGN",
+        )
+        .await;
+        let saved = page
+            .js("return document.getElementById('pgn-text').value")
+            .await;
+        let record = pgn::read(saved.as_str().unwrap()).unwrap();
+        let date = record.tag("Date").unwrap_or_default();
+        let today = page
+            .js("const d = new Date(); return [d.getUTCFullYear(), d.getUTCMonth() + 1, d.getUTCDate()].map(n => String(n).padStart(2, '0')).join('.')")
+            .await;
+        assert_eq!(date, today.as_str().unwrap(), "{saved}");
+
+        let icon = page
+            .js("const link = document.querySelector('link[rel=icon]');
+                 return link ? link.getAttribute('href') : null;")
+            .await;
+        let icon = icon.as_str().expect("a link to an icon");
+        let (status, body) = page.server.get(icon);
+        assert_eq!(status, 200, "{icon}");
+        assert!(body.contains("<svg"), "{body}");
+
+        page.fill("new-fen", "8 w - - 0 1").await;
+        page.click("new-game").await;
+        page.wait_for(
+            "return document.querySelector('#messages li.error') !== null",
+            "the refusal",
+        )
+        .await;
+        let refusal = page.text("messages").await;
+        assert!(refusal.contains("1 rank instead of 8"), "{refusal}");
+        page.close().await;
+    });
+}
+
+/// Whether the board is seen from Black.
+const FROM_BLACK: &str =
+    "return document.getElementById('board').classList.contains('orientation-black')";
+
+/// Issue 54, problem 8: the board turns to the army the person holds, unless
+/// they turn that off, which the page remembers.
+#[test]
+fn turns_the_board_to_the_persons_army() {
+    run(async {
+        let Some(page) = against_a_fast_engine("flip", "black", "st=0.05").await else {
+            return;
+        };
+        page.wait_for(FROM_BLACK, "the board seen from Black").await;
+        page.click("auto-flip").await;
+        page.wait_for(
+            &FROM_BLACK.replace("return ", "return !"),
+            "the board seen from White",
+        )
+        .await;
+        page.load().await;
+        assert_eq!(
+            page.js("return document.getElementById('auto-flip').checked")
+                .await,
+            false
+        );
+        assert_eq!(page.js(FROM_BLACK).await, false);
+        page.click("auto-flip").await;
+        page.wait_for(FROM_BLACK, "the board seen from Black again")
+            .await;
+        page.close().await;
+    });
+}
+
+/// Issue 54, problem 7: every analysis score says whose it is (the player to
+/// move, and the army they hold), the best move is drawn as an arrow, and a
+/// line clicked plays its first move.
+#[test]
+fn labels_analysis_scores_draws_the_best_move_and_plays_a_line() {
+    run(async {
+        let Some(page) = Page::open(&[]).await else {
+            return;
+        };
+        page.click_move("e2", "e4").await;
+        page.wait_for_plies(1).await;
+        page.click("analysis-on").await;
+        page.wait_for(
+            "return document.querySelectorAll('#analysis-lines li').length >= 2",
+            "analysis lines",
+        )
+        .await;
+        let lines = page.text("analysis-lines").await;
+        assert!(lines.contains("for Player 2 (Black)"), "{lines}");
+        page.wait_for(
+            "return [...document.querySelectorAll('#board svg.cg-shapes g[cgHash]')]
+                .some(g => g.getAttribute('cgHash').split(',').includes('best'))",
+            "the best move's arrow",
+        )
+        .await;
+        page.screenshot("gui-analysis-arrow.png").await;
+        let first = page
+            .js("return document.querySelector('#analysis-lines li').dataset.move")
+            .await;
+        let first = first.as_str().expect("the line's first move").to_string();
+        page.js("document.querySelector('#analysis-lines li .pv').click(); return true;")
+            .await;
+        page.wait_for_plies(2).await;
+        let state = page.server_state();
+        assert_eq!(state["history"][1]["uci"], first.as_str(), "{state}");
+        page.close().await;
+    });
+}
+
+/// Issue 54, problem 8: a question left open while the game moves on
+/// elsewhere (another tab; here a plain request) is withdrawn with a word
+/// why, and a move sent for a game its page had not yet seen is refused
+/// as such, not as a move with no piece to make it.
+#[test]
+fn withdraws_a_question_the_game_has_outrun() {
+    run(async {
+        let Some(page) = Page::open(&[]).await else {
+            return;
+        };
+        page.click_move("c2", "c3").await;
+        page.wait_for_plies(1).await;
+        page.click_move("e7", "e5").await;
+        page.wait_for_plies(2).await;
+        page.click_move("d2", "d3").await;
+        page.wait_for(
+            "return !document.getElementById('switch-dialog').hidden",
+            "the switch question",
+        )
+        .await;
+        // Another tab plays 2.d3 and stays.
+        let (status, body) = page.server.post("/api/move", r#"{"move":"d2d3"}"#);
+        assert_eq!(status, 200, "{body}");
+        page.wait_for(
+            "return document.getElementById('switch-dialog').hidden",
+            "the question withdrawn",
+        )
+        .await;
+        page.wait_for_plies(3).await;
+        let log = page.text("messages").await;
+        assert!(log.contains("The game changed"), "{log}");
+        // A move for the game as it was two moves ago.
+        let (status, body) = page.server.post(
+            "/api/move",
+            r#"{"move":"d2d3","switch":true,"generation":2}"#,
+        );
+        assert_eq!(status, 400, "{body}");
+        assert!(body.contains("the game changed"), "{body}");
+        assert_eq!(page.server_state()["history"].as_array().unwrap().len(), 3);
+        page.close().await;
+    });
+}
+
+/// Issue 54, problem 8: a reload keeps the panels open or folded as they
+/// were and the board turned as it was; the promotion question is asked on
+/// the board, not in the side panel.
+#[test]
+fn keeps_panels_and_the_board_turned_and_asks_promotion_on_the_board() {
+    run(async {
+        let Some(page) = Page::open(&[]).await else {
+            return;
+        };
+        page.client
+            .find(fantoccini::Locator::Css("#analysis-panel > summary"))
+            .await
+            .expect("the analysis panel")
+            .click()
+            .await
+            .unwrap();
+        page.click("flip").await;
+        page.wait_for(FROM_BLACK, "the board turned").await;
+        page.reload().await;
+        assert_eq!(
+            page.js("return document.getElementById('analysis-panel').open")
+                .await,
+            false,
+            "the analysis panel folded"
+        );
+        assert_eq!(
+            page.js("return document.getElementById('new-game-panel').open")
+                .await,
+            true,
+            "the new game panel open"
+        );
+        assert_eq!(page.js(FROM_BLACK).await, true, "the board turned");
+
+        new_game_from(&page, "8/P6k/8/8/8/8/8/K7 w - - 0 1").await;
+        page.click_move("a7", "a8").await;
+        page.wait_for(
+            "return !document.getElementById('promotion').hidden",
+            "the promotion question",
+        )
+        .await;
+        let on_board = page
+            .js(
+                "const q = document.getElementById('promotion').getBoundingClientRect();
+                 const b = document.querySelector('#board cg-board').getBoundingClientRect();
+                 const x = q.left + q.width / 2, y = q.top + q.height / 2;
+                 return x > b.left && x < b.right && y > b.top && y < b.bottom;",
+            )
+            .await;
+        assert_eq!(on_board, true, "the promotion question over the board");
+        page.js("document.querySelector('#promotion [data-piece=\"q\"]').click(); return true;")
+            .await;
+        page.wait_for_plies(1).await;
+        assert_eq!(page.server_state()["history"][0]["uci"], "a7a8q");
+        page.close().await;
+    });
+}
+
+/// Issue 54, "a result that speaks to the person": a sound for a move, a
+/// capture, a check, a switch and the end of the game, and a mute that the
+/// page remembers.
+#[test]
+fn sounds_moves_and_remembers_the_mute() {
+    run(async {
+        let Some(page) = Page::open(&[]).await else {
+            return;
+        };
+        let played = "return document.getElementById('sound').dataset.played";
+        for (text, sound) in [
+            ("c3", "move"),
+            ("e5", "move"),
+            ("d3 switch", "switch"),
+            ("Bb4", "move"),
+            ("cxb4", "capture"),
+            ("Qh4", "move"),
+            ("Nf3", "move"),
+            ("Qxf2+", "check"),
+        ] {
+            let before = page.plies().await;
+            let (status, body) = page.server.post(
+                "/api/move",
+                &json!({"move": text.trim_end_matches(" switch"), "switch": text.ends_with("switch")})
+                    .to_string(),
+            );
+            assert_eq!(status, 200, "{text}: {body}");
+            page.wait_for_plies(before + 1).await;
+            page.wait_for(
+                &format!(
+                    "return (document.getElementById('sound').dataset.played || '').endsWith(' {}')",
+                    before + 1
+                ),
+                &format!("the sound of {text}"),
+            )
+            .await;
+            assert_eq!(
+                page.js(played).await,
+                format!("{sound} {}", before + 1),
+                "{text}"
+            );
+        }
+        page.click("sound").await;
+        page.reload().await;
+        assert_eq!(
+            page.js("return document.getElementById('sound').getAttribute('aria-pressed')")
+                .await,
+            "true",
+            "the mute kept"
+        );
+        let (status, body) = page.server.post("/api/move", r#"{"move":"Kxf2"}"#);
+        assert_eq!(status, 200, "{body}");
+        page.wait_for_plies(9).await;
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        assert!(page.js(played).await.is_null(), "muted, yet a sound");
+        page.close().await;
+    });
+}
+
+/// The legal move `uci` of `state`, as the state lists it.
+fn legal<'a>(state: &'a Value, uci: &str) -> &'a Value {
+    state["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|mv| mv["uci"] == uci)
+        .unwrap_or_else(|| panic!("{uci} is not legal in {}", state["fen"]))
+}
+
+/// Issue 54, "a place to train": the first puzzle of D 3 under rule chain
+/// (perft/puzzles.epd), a wrong first action taken back with the solver's
+/// line shown and the streak reset, then the solution clicked, switches
+/// included, and the progress kept across a reload.
+#[test]
+fn trains_on_the_puzzles() {
+    run(async {
+        let Some(page) = Page::open(&[]).await else {
+            return;
+        };
+        let (status, body) = page.server.get("/api/puzzles");
+        assert_eq!(status, 200);
+        let all: Value = serde_json::from_str(&body).unwrap();
+        let puzzle = all["puzzles"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["plies"] == 3 && p["rule"] == "chain")
+            .expect("a puzzle of D 3 under rule chain")
+            .clone();
+        let line: Vec<&str> = puzzle["line"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|action| action.as_str().unwrap())
+            .collect();
+        page.select("puzzle-plies", "3").await;
+        page.select("puzzle-rule", "chain").await;
+        page.click("puzzle-next").await;
+        let fen = puzzle["fen"].clone();
+        let mut state =
+            wait_for_server(&page, "the puzzle", |state| state["start_fen"] == fen).await;
+        page.wait_for(
+            &format!(
+                "return document.getElementById('puzzle-status').textContent.includes({})",
+                puzzle["id"]
+            ),
+            "the puzzle's id",
+        )
+        .await;
+
+        // A wrong first action.
+        let (solution, _) = line[0].split_once(' ').unwrap_or((line[0], ""));
+        let wrong = state["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|mv| mv["uci"] != solution && mv["promotion"].is_null())
+            .unwrap()
+            .clone();
+        click_action(&page, &state, &wrong, false).await;
+        page.wait_for(
+            "return document.getElementById('puzzle-status').textContent.startsWith('Wrong')",
+            "the wrong action shown as wrong",
+        )
+        .await;
+        let told = page.text("puzzle-status").await;
+        assert!(told.contains(line[0]), "{told}");
+        wait_for_server(&page, "the wrong action taken back", |state| {
+            state["history"].as_array().unwrap().is_empty()
+        })
+        .await;
+
+        // The solver's line, the defender's replies played by the page.
+        for (index, action) in line.iter().enumerate() {
+            state = wait_for_server(&page, "the person's turn", |state| {
+                state["history"].as_array().unwrap().len() == index
+            })
+            .await;
+            if state["turn"] != state["human"]["now"] {
+                continue;
+            }
+            let (uci, switch) = action.split_once(' ').unwrap_or((action, ""));
+            click_action(&page, &state, legal(&state, uci), switch == "switch").await;
+        }
+        page.wait_for(
+            "return document.getElementById('puzzle-status').textContent.startsWith('Solved')",
+            "the puzzle solved",
+        )
+        .await;
+        assert!(page.text("puzzle-score").await.contains("streak 1"));
+        page.screenshot("gui-puzzle.png").await;
+        page.reload().await;
+        let score = page.text("puzzle-score").await;
+        assert!(score.starts_with("Solved 1 of"), "{score}");
+        page.close().await;
+    });
 }

@@ -166,7 +166,10 @@ fn every_invalid_input_is_explained_and_the_game_goes_on() {
         ("Ng3", "Ng3: that piece cannot move there"),
         ("e5", "e5: that piece cannot move there"),
         ("e1g1", "the white king on e1 cannot move to g1"),
-        ("O-O", "O-O: that piece cannot move there"),
+        (
+            "O-O",
+            "O-O: cannot castle while pieces stand between the king and the rook",
+        ),
         ("e2e4q", "the white pawn on e2 does not promote on e4"),
         // No chain, so no switch.
         (

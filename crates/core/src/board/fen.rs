@@ -54,10 +54,12 @@ impl fmt::Display for FenError {
                 )
             }
             FenError::RankCount(count) => {
-                write!(f, "the board field has {count} ranks instead of 8")
+                let ranks = if *count == 1 { "rank" } else { "ranks" };
+                write!(f, "the board field has {count} {ranks} instead of 8")
             }
             FenError::RankLength { rank, squares } => {
-                write!(f, "rank {} has {squares} squares instead of 8", rank + 1)
+                let noun = if *squares == 1 { "square" } else { "squares" };
+                write!(f, "rank {} has {squares} {noun} instead of 8", rank + 1)
             }
             FenError::BadPlacementCharacter(c) => {
                 write!(

@@ -68,6 +68,8 @@ pub enum SanError {
     },
     /// A piece fits but cannot move there.
     CannotMove(String),
+    /// Castling that this position does not allow, and why.
+    CannotCastle { san: String, why: &'static str },
     /// A piece fits and could move there, but that would leave its king in check.
     LeavesKingInCheck(String),
     /// Several legal moves fit; the text must say which piece moves.
@@ -91,6 +93,7 @@ impl fmt::Display for SanError {
                 )
             }
             SanError::CannotMove(text) => write!(f, "{text}: that piece cannot move there"),
+            SanError::CannotCastle { san, why } => write!(f, "{san}: {why}"),
             SanError::LeavesKingInCheck(text) => {
                 write!(f, "{text}: that move would leave your king in check")
             }
@@ -246,13 +249,25 @@ fn castling_wing(core: &str) -> Option<Wing> {
 }
 
 fn parse_castling(position: &Position, text: &str, wing: Wing) -> Result<Move, SanError> {
-    let castling = Castling::of(position.side_to_move(), wing);
+    let us = position.side_to_move();
+    let castling = Castling::of(us, wing);
     let castle = Move::new(castling.king_from, castling.king_to, MoveKind::Castle);
     if position.is_legal(castle) {
-        Ok(castle)
-    } else {
-        Err(SanError::CannotMove(text.to_string()))
+        return Ok(castle);
     }
+    let why = if !position.castling_rights().has(us, wing) {
+        "cannot castle: the king or that rook has moved"
+    } else if !(castling.must_be_empty & position.occupied()).is_empty() {
+        "cannot castle while pieces stand between the king and the rook"
+    } else if position.in_check() {
+        "cannot castle out of check"
+    } else {
+        "cannot castle through or into check"
+    };
+    Err(SanError::CannotCastle {
+        san: text.to_string(),
+        why,
+    })
 }
 
 /// Whether `piece` on `from` could go to `to` if its own king's safety did not matter.
@@ -424,7 +439,27 @@ mod tests {
         assert!(matches!(parse(&start, "e9"), Err(SanError::Notation(_))));
         assert!(matches!(parse(&start, ""), Err(SanError::Notation(_))));
         assert!(matches!(parse(&start, "Nf4"), Err(SanError::CannotMove(_))));
-        assert!(matches!(parse(&start, "O-O"), Err(SanError::CannotMove(_))));
+        // Castling says why not: pieces between, rights gone, check.
+        let castling = |fen: &str, san: &str| parse(&position(fen), san).unwrap_err().to_string();
+        assert_eq!(
+            castling(
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                "O-O"
+            ),
+            "O-O: cannot castle while pieces stand between the king and the rook"
+        );
+        assert_eq!(
+            castling("r3k2r/8/8/8/8/8/8/R3K2R w Qkq - 0 1", "O-O"),
+            "O-O: cannot castle: the king or that rook has moved"
+        );
+        assert_eq!(
+            castling("1k2r3/8/8/8/8/8/8/R3K2R w KQ - 0 1", "O-O"),
+            "O-O: cannot castle out of check"
+        );
+        assert_eq!(
+            castling("1k3r2/8/8/8/8/8/8/R3K2R w KQ - 0 1", "O-O"),
+            "O-O: cannot castle through or into check"
+        );
         assert!(matches!(
             parse(&start, "Ndf3"),
             Err(SanError::NoPiece { .. })
