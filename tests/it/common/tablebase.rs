@@ -7,6 +7,8 @@ use std::process::Command;
 
 use catena_core::board::Position;
 use catena_core::rng::SplitMix64;
+
+use super::generators::board_of;
 use catena_engine::tablebase::Tablebases;
 
 /// The tables generated for the tests: every 3-man table, KRvKR, KBNvK,
@@ -58,40 +60,17 @@ pub fn won_4_man_positions(count: usize) -> Vec<String> {
 /// move, the men on random squares; `None` when they make no legal one.
 fn random_position(material: &str, random: &mut SplitMix64) -> Option<Position> {
     let (white, black) = material.split_once('v').unwrap();
-    let mut board = ['.'; 64];
+    let mut board = [' '; 64];
     let men = white
         .chars()
         .map(|man| man.to_ascii_uppercase())
         .chain(black.chars().map(|man| man.to_ascii_lowercase()));
     for man in men {
         let square = random.below(64);
-        if board[square] != '.' {
+        if board[square] != ' ' {
             return None;
         }
         board[square] = man;
     }
-    let ranks: Vec<String> = board
-        .chunks(8)
-        .rev()
-        .map(|rank| {
-            let mut text = String::new();
-            let mut empty = 0;
-            for &cell in rank {
-                if cell == '.' {
-                    empty += 1;
-                    continue;
-                }
-                if empty > 0 {
-                    text.push_str(&empty.to_string());
-                    empty = 0;
-                }
-                text.push(cell);
-            }
-            if empty > 0 {
-                text.push_str(&empty.to_string());
-            }
-            text
-        })
-        .collect();
-    Position::from_fen(&format!("{} w - - 0 1", ranks.join("/"))).ok()
+    Position::from_fen(&format!("{} w - - 0 1", board_of(&board))).ok()
 }
