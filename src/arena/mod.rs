@@ -44,7 +44,7 @@ pub use engine_list::EngineSpec;
 pub use openings::{Opening, OpeningsFormat, OpeningsOrder, load as load_openings};
 pub use standings::{Forfeits, MatchSettings, OutputFormat, Standings};
 pub use stats::{Pentanomial, Sprt, SprtState, Tally};
-pub use tablebase::TablebaseRule;
+pub use tablebase::{TablebaseRule, TbResults};
 pub use time_control::{Clock, Clocks, TimeControl};
 
 use catena_core::game::Rules;
@@ -138,6 +138,15 @@ pub struct MatchArgs {
     /// Judge by the tables without the fifty-move rule: cursed wins win.
     #[arg(long, requires = "tb")]
     tb_ignore_50: bool,
+    /// Which of the tables' results end a game.
+    #[arg(
+        long,
+        value_enum,
+        value_name = "RESULTS",
+        default_value = "both",
+        requires = "tb"
+    )]
+    tb_adjudicate: TbResults,
     /// Milliseconds a clock may run past zero before the flag falls [default: 50].
     #[arg(long, value_name = "MS")]
     timemargin: Option<u64>,
@@ -232,7 +241,9 @@ pub fn settings(args: &MatchArgs) -> Result<MatchSettings, String> {
             tablebase: args
                 .tb
                 .as_deref()
-                .map(|path| TablebaseRule::open(path, args.tb_pieces, args.tb_ignore_50))
+                .map(|path| {
+                    TablebaseRule::open(path, args.tb_pieces, args.tb_ignore_50, args.tb_adjudicate)
+                })
                 .transpose()?,
         },
         concurrency: args.concurrency as usize,

@@ -10,12 +10,26 @@
 
 use std::sync::Arc;
 
+use clap::ValueEnum;
+
 use catena_core::board::CastlingRights;
 use catena_core::game::pgn::GameResult;
 use catena_core::game::{GameState, Variant};
 use catena_engine::tablebase::Tablebases;
 
-/// `--tb PATH [--tb-pieces N] [--tb-ignore-50]`.
+/// `--tb-adjudicate`: which of the tables' results end a game, as
+/// fastchess's `-tbadjudicate`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum TbResults {
+    /// Wins and losses only: drawn positions are played on.
+    WinLoss,
+    /// Draws only: won positions are played on.
+    Draw,
+    #[default]
+    Both,
+}
+
+/// `--tb PATH [--tb-pieces N] [--tb-ignore-50] [--tb-adjudicate RESULTS]`.
 #[derive(Clone, Debug)]
 pub struct TablebaseRule {
     tables: Arc<Tablebases>,
@@ -23,6 +37,7 @@ pub struct TablebaseRule {
     men: u32,
     /// Whether wins the fifty-move rule spoils, and losses it saves, are draws.
     rule50: bool,
+    results: TbResults,
 }
 
 impl TablebaseRule {
@@ -31,7 +46,12 @@ impl TablebaseRule {
     /// judging positions of at most `men` men (default:
     /// the largest tables found). A folder that cannot be read, a damaged
     /// table, or no table at all is an error.
-    pub fn open(path: &str, men: Option<u32>, ignore_50: bool) -> Result<TablebaseRule, String> {
+    pub fn open(
+        path: &str,
+        men: Option<u32>,
+        ignore_50: bool,
+        results: TbResults,
+    ) -> Result<TablebaseRule, String> {
         // Where `:` separates folders, `;` does as well.
         let folders = if cfg!(windows) {
             path.to_string()
@@ -47,6 +67,7 @@ impl TablebaseRule {
             men: men.unwrap_or(tables.max_men()),
             tables: Arc::new(tables),
             rule50: !ignore_50,
+            results,
         })
     }
 
@@ -69,10 +90,16 @@ impl TablebaseRule {
             2 * self.tables.wdl_after_zeroing(position)?.signum()
         };
         let mover = position.side_to_move();
-        Some(match wdl {
+        let result = match wdl {
             2 => GameResult::win_for(mover),
             -2 => GameResult::win_for(!mover),
             _ => GameResult::Draw,
-        })
+        };
+        let wanted = match self.results {
+            TbResults::Both => true,
+            TbResults::WinLoss => result != GameResult::Draw,
+            TbResults::Draw => result == GameResult::Draw,
+        };
+        wanted.then_some(result)
     }
 }

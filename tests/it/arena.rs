@@ -1108,10 +1108,6 @@ fn fastchess_options_catena_cannot_honour_get_one_clear_line_and_status_2() {
             vec!["-noswap"],
             "fastchess's option -noswap is not supported",
         ),
-        (
-            vec!["-tbadjudicate", "DRAW"],
-            "fastchess's option -tbadjudicate is not supported",
-        ),
         (vec!["-tb", "/no/syzygy"], "--tb: cannot read folder"),
         (vec!["-games", "4"], "-games 4 is not supported"),
         (

@@ -170,6 +170,35 @@ fn tb_pieces_and_the_fifty_move_rule_limit_what_is_judged() {
     }
 }
 
+/// `--tb-adjudicate win-loss` plays drawn positions on, `draw` won ones.
+#[test]
+fn tb_adjudicate_chooses_the_results_that_end_a_game() {
+    let path = tables().display().to_string();
+    for (results, judged) in [("win-loss", KQVK), ("draw", KPVK_DRAW)] {
+        let games = play(
+            "tb-results",
+            &[KQVK, KPVK_DRAW],
+            &[
+                "--variant",
+                "chess",
+                "--tb",
+                &path,
+                "--tb-adjudicate",
+                results,
+                "--max-moves",
+                "1",
+            ],
+        );
+        for game in &games {
+            if game.tag("FEN") == judged {
+                assert!(game.comment.ends_with(": SyzygyTB"), "{results}: {game:?}");
+            } else {
+                assert_eq!(game.comment, "Draw by adjudication: move limit");
+            }
+        }
+    }
+}
+
 /// A folder that is missing, or holds no table, or a damaged table: one
 /// line naming it, status 2, and no game.
 #[test]
