@@ -9,19 +9,22 @@ use super::EngineSpec;
 use super::adjudication::{Adjudication, Adjudicator, Verdict};
 use super::engine::{EngineSlot, Fault};
 use super::openings::Opening;
+use super::tablebase::TablebaseRule;
 use super::time_control::{Clocks, TimeControl};
 use catena_core::board::{Color, Position};
 use catena_core::game::pgn::GameResult;
 use catena_core::game::{GameState, Player, Rules, Termination};
 
 /// How every game of a match is played.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct GameSettings {
     pub variant: Variant,
     pub time_control: TimeControl,
     /// How far past zero a clock may run before its flag falls.
     pub time_margin: Duration,
     pub adjudication: Adjudication,
+    /// `--tb`: games that reach the tables end with their result.
+    pub tablebase: Option<TablebaseRule>,
 }
 
 impl GameSettings {
@@ -59,6 +62,8 @@ pub enum Ending {
     Resigned { player: Player, color: Color },
     /// Drawn by the draw rule, or at the move limit.
     AdjudicatedDraw { move_limit: bool },
+    /// Ended with the tablebases' result.
+    Tablebase,
     /// `player`, whose turn it was with `color`, lost by `offence`.
     Forfeit {
         player: Player,
@@ -96,6 +101,11 @@ impl Ending {
             Ending::AdjudicatedDraw { move_limit: true } => {
                 "Draw by adjudication: move limit".to_string()
             }
+            Ending::Tablebase => match result {
+                GameResult::WhiteWins => "White wins by adjudication: SyzygyTB".to_string(),
+                GameResult::BlackWins => "Black wins by adjudication: SyzygyTB".to_string(),
+                _ => "Draw by adjudication: SyzygyTB".to_string(),
+            },
             Ending::Forfeit { color, offence, .. } => {
                 let side = name(*color);
                 match offence {
@@ -113,7 +123,9 @@ impl Ending {
     pub fn termination_tag(&self) -> &'static str {
         match self {
             Ending::Board(_) => "normal",
-            Ending::Resigned { .. } | Ending::AdjudicatedDraw { .. } => "adjudication",
+            Ending::Resigned { .. } | Ending::AdjudicatedDraw { .. } | Ending::Tablebase => {
+                "adjudication"
+            }
             Ending::Forfeit {
                 offence: Offence::Time,
                 ..
@@ -250,6 +262,16 @@ pub fn play_watched(
         // `--max-moves` allows; the loop's head scores it.
         if game.outcome().is_some() {
             continue;
+        }
+        // Then the tables, as fastchess does: their result is exact, the
+        // engines' scores are not.
+        let tablebase = settings.tablebase.as_ref();
+        if let Some(result) = tablebase.and_then(|rule| rule.judge(&game, settings.variant)) {
+            return Played {
+                game,
+                result,
+                ending: Ending::Tablebase,
+            };
         }
         if let Some(verdict) = judge.judge(&game, player, answer.score) {
             let color = color_of(&game, player);

@@ -22,10 +22,6 @@ const UNSUPPORTED: &[&str] = &[
     "noswap",
     "reverse",
     "wait",
-    "tb",
-    "tbpieces",
-    "tbignore50",
-    "tbadjudicate",
     "epdout",
     "scoreinterval",
     "config",
@@ -243,6 +239,20 @@ fn translate(name: &str, values: &[String], seen: &mut Seen) -> Result<Vec<Strin
         "concurrency" => native("--concurrency", single(&option, values)?),
         "srand" => native("--srand", single(&option, values)?),
         "maxmoves" => native("--max-moves", single(&option, values)?),
+        "tb" => native("--tb", single(&option, values)?),
+        "tbpieces" => native("--tb-pieces", single(&option, values)?),
+        "tbadjudicate" => match single(&option, values)? {
+            "BOTH" => native("--tb-adjudicate", "both"),
+            "WIN_LOSS" => native("--tb-adjudicate", "win-loss"),
+            "DRAW" => native("--tb-adjudicate", "draw"),
+            other => Err(format!(
+                "{option} {other} is not one of fastchess's: WIN_LOSS, DRAW, BOTH"
+            )),
+        },
+        "tbignore50" => {
+            no_values(&option, values)?;
+            Ok(vec!["--tb-ignore-50".to_string()])
+        }
         "ratinginterval" => native("--rating-interval", single(&option, values)?),
         "variant" => {
             seen.variant = true;
@@ -507,7 +517,7 @@ mod tests {
             -pgnout file=out.pgn notation=san append=false nodes=false \
             -sprt elo0=0 elo1=5 alpha=0.05 beta=0.05 model=logistic \
             -resign score=600 -draw movenumber=34 movecount=8 score=20 -maxmoves 200 \
-            -event Test Run -recover -variant standard -games 2";
+            -tb /syzygy -tbpieces 4 -tbignore50 -tbadjudicate WIN_LOSS -event Test Run -recover -variant standard -games 2";
         assert_eq!(
             rewritten(line).unwrap(),
             "--engine cmd=./a name=A option.Hash=64 --engine cmd=./b name=B \
@@ -516,7 +526,7 @@ mod tests {
             --srand 42 --pgn out.pgn --pgn-overwrite \
             --sprt elo0=0 elo1=5 alpha=0.05 beta=0.05 \
             --resign movecount=1 score=600 --draw movenumber=34 movecount=8 score=20 \
-            --max-moves 200 --event Test Run --variant chess --output fastchess"
+            --max-moves 200 --tb /syzygy --tb-pieces 4 --tb-ignore-50 --tb-adjudicate win-loss --event Test Run --variant chess --output fastchess"
                 .split_whitespace()
                 .collect::<Vec<_>>()
                 .join(" ")
@@ -564,7 +574,8 @@ mod tests {
     fn refuses_what_catena_cannot_honour() {
         for (line, expected) in [
             ("-noswap", "fastchess's option -noswap is not supported"),
-            ("-tb /syzygy", "-tb is not supported"),
+            ("-tbadjudicate draw", "not one of fastchess's: WIN_LOSS"),
+            ("-tbignore50 yes", "takes no value"),
             ("-games 4", "-games 4 is not supported"),
             (
                 "-sprt elo0=0 elo1=2 model=normalized",

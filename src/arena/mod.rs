@@ -22,6 +22,7 @@ mod live;
 mod openings;
 mod standings;
 mod stats;
+mod tablebase;
 mod time_control;
 mod tournament;
 
@@ -43,6 +44,7 @@ pub use engine_list::EngineSpec;
 pub use openings::{Opening, OpeningsFormat, OpeningsOrder, load as load_openings};
 pub use standings::{Forfeits, MatchSettings, OutputFormat, Standings};
 pub use stats::{Pentanomial, Sprt, SprtState, Tally};
+pub use tablebase::{TablebaseRule, TbResults};
 pub use time_control::{Clock, Clocks, TimeControl};
 pub use tournament::today;
 
@@ -127,6 +129,25 @@ pub struct MatchArgs {
     /// Draw a game when it reaches this many moves.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     max_moves: Option<u32>,
+    /// Tablebase adjudication: a game reaching a position the Syzygy tables
+    /// in these folders hold ends with their result (separated as SyzygyPath).
+    #[arg(long, value_name = "PATH")]
+    tb: Option<String>,
+    /// Judge by the tables only positions of at most N men [default: the largest tables'].
+    #[arg(long, value_name = "N", requires = "tb", value_parser = clap::value_parser!(u32).range(3..))]
+    tb_pieces: Option<u32>,
+    /// Judge by the tables without the fifty-move rule: cursed wins win.
+    #[arg(long, requires = "tb")]
+    tb_ignore_50: bool,
+    /// Which of the tables' results end a game.
+    #[arg(
+        long,
+        value_enum,
+        value_name = "RESULTS",
+        default_value = "both",
+        requires = "tb"
+    )]
+    tb_adjudicate: TbResults,
     /// Milliseconds a clock may run past zero before the flag falls [default: 50].
     #[arg(long, value_name = "MS")]
     timemargin: Option<u64>,
@@ -218,6 +239,13 @@ pub fn settings(args: &MatchArgs) -> Result<MatchSettings, String> {
             time_control,
             time_margin: Duration::from_millis(time_margin),
             adjudication,
+            tablebase: args
+                .tb
+                .as_deref()
+                .map(|path| {
+                    TablebaseRule::open(path, args.tb_pieces, args.tb_ignore_50, args.tb_adjudicate)
+                })
+                .transpose()?,
         },
         concurrency: args.concurrency as usize,
         print_games: args.pgn.is_none() && args.output == OutputFormat::Cutechess,

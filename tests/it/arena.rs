@@ -18,7 +18,7 @@ use catena_core::board::{Bitboard, Color, Piece, Position, san};
 const CATENA: &str = env!("CARGO_BIN_EXE_catena");
 
 /// An engine list of `(name, command, depth)` entries.
-fn engine_list(dir: &Path, engines: &[(&str, String, u32)]) -> PathBuf {
+pub(crate) fn engine_list(dir: &Path, engines: &[(&str, String, u32)]) -> PathBuf {
     let entries: Vec<String> = engines
         .iter()
         .map(|(name, command, depth)| {
@@ -32,7 +32,7 @@ fn engine_list(dir: &Path, engines: &[(&str, String, u32)]) -> PathBuf {
     path
 }
 
-fn catena_command() -> String {
+pub(crate) fn catena_command() -> String {
     format!("\"{CATENA}\"")
 }
 
@@ -43,7 +43,7 @@ fn faulty_command(mode: &str, n: u32) -> String {
 
 /// Plays a match of the engines of `engines` (a list file) with `args`,
 /// writing the games to a fresh PGN in `dir`.
-fn play_to_pgn(dir: &Path, engines: &Path, args: &[&str]) -> (Output, PathBuf) {
+pub(crate) fn play_to_pgn(dir: &Path, engines: &Path, args: &[&str]) -> (Output, PathBuf) {
     let pgn = dir.join("games.pgn");
     let _ = std::fs::remove_file(&pgn);
     let mut all = vec![
@@ -56,7 +56,7 @@ fn play_to_pgn(dir: &Path, engines: &Path, args: &[&str]) -> (Output, PathBuf) {
     (run_match(&all), pgn)
 }
 
-fn run_match(args: &[&str]) -> Output {
+pub(crate) fn run_match(args: &[&str]) -> Output {
     Command::new(CATENA)
         .arg("match")
         .args(args)
@@ -64,13 +64,13 @@ fn run_match(args: &[&str]) -> Output {
         .expect("catena runs")
 }
 
-fn stdout(output: &Output) -> String {
+pub(crate) fn stdout(output: &Output) -> String {
     String::from_utf8_lossy(&output.stdout).into_owned()
 }
 
 /// One row of the final table: games, wins, draws, losses, time losses,
 /// illegal moves, disconnects.
-fn table_row(text: &str, name: &str) -> [u32; 7] {
+pub(crate) fn table_row(text: &str, name: &str) -> [u32; 7] {
     let line = text
         .lines()
         .rev()
@@ -91,31 +91,31 @@ fn table_row(text: &str, name: &str) -> [u32; 7] {
 
 /// A game as replayed here.
 #[derive(Debug)]
-struct Replayed {
-    tags: HashMap<String, String>,
+pub(crate) struct Replayed {
+    pub(crate) tags: HashMap<String, String>,
     /// The moves in SAN.
-    moves: Vec<String>,
-    plies: usize,
-    switches: usize,
+    pub(crate) moves: Vec<String>,
+    pub(crate) plies: usize,
+    pub(crate) switches: usize,
     /// Who made each switch, in order.
-    switchers: Vec<String>,
+    pub(crate) switchers: Vec<String>,
     /// The comment after the last move: how the game ended.
-    comment: String,
-    result: String,
+    pub(crate) comment: String,
+    pub(crate) result: String,
     /// Who controls each colour at the end, by the switches counted here.
-    white_at_end: String,
-    black_at_end: String,
+    pub(crate) white_at_end: String,
+    pub(crate) black_at_end: String,
     /// How the board says the game ended, if it did.
-    board_ending: Option<&'static str>,
+    pub(crate) board_ending: Option<&'static str>,
 }
 
 impl Replayed {
-    fn tag(&self, name: &str) -> &str {
+    pub(crate) fn tag(&self, name: &str) -> &str {
         self.tags.get(name).map_or("", String::as_str)
     }
 
     /// The points the named engine scored.
-    fn points_of(&self, name: &str) -> f64 {
+    pub(crate) fn points_of(&self, name: &str) -> f64 {
         let white = match self.result.as_str() {
             "1-0" => 1.0,
             "0-1" => 0.0,
@@ -325,7 +325,12 @@ fn board_ending(position: &Position, occurrences: u32) -> Option<&'static str> {
 
 /// Checks what every record of a match must satisfy, and that the table adds
 /// up; returns the games.
-fn check_match(output: &Output, pgn: &Path, names: [&str; 2], games: usize) -> Vec<Replayed> {
+pub(crate) fn check_match(
+    output: &Output,
+    pgn: &Path,
+    names: [&str; 2],
+    games: usize,
+) -> Vec<Replayed> {
     let text = stdout(output);
     assert!(
         output.status.success(),
@@ -1103,10 +1108,7 @@ fn fastchess_options_catena_cannot_honour_get_one_clear_line_and_status_2() {
             vec!["-noswap"],
             "fastchess's option -noswap is not supported",
         ),
-        (
-            vec!["-tb", "/syzygy"],
-            "fastchess's option -tb is not supported",
-        ),
+        (vec!["-tb", "/no/syzygy"], "--tb: cannot read folder"),
         (vec!["-games", "4"], "-games 4 is not supported"),
         (
             vec!["-sprt", "elo0=0", "elo1=2", "model=normalized"],

@@ -6,6 +6,7 @@ mod gui_support;
 
 mod architecture;
 mod arena;
+mod arena_tablebase;
 mod book;
 mod chain_large;
 mod chain_oracle;

@@ -10,6 +10,7 @@ use catena_engine::threadpool;
 use std::sync::Arc;
 use std::time::Instant;
 
+use crate::common::generators::board_of;
 use crate::common::minimax::{Switches, forced_win, shortest_win};
 use catena_core::board::Position;
 use catena_core::game::{Rules, SwitchRule, SwitchRun};
@@ -287,33 +288,6 @@ fn squares_of(fen: &str) -> Vec<char> {
         .collect();
     ranks.reverse();
     ranks.concat()
-}
-
-fn board_of(squares: &[char]) -> String {
-    squares
-        .chunks(8)
-        .rev()
-        .map(|rank| {
-            let mut text = String::new();
-            let mut empty = 0;
-            for &c in rank {
-                if c == ' ' {
-                    empty += 1;
-                } else {
-                    if empty > 0 {
-                        text.push_str(&empty.to_string());
-                        empty = 0;
-                    }
-                    text.push(c);
-                }
-            }
-            if empty > 0 {
-                text.push_str(&empty.to_string());
-            }
-            text
-        })
-        .collect::<Vec<_>>()
-        .join("/")
 }
 
 /// Positions one move before those of `tests/data/switch_wins.epd`, at move

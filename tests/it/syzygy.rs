@@ -3,25 +3,17 @@
 //! endgame converted within the fifty-move rule, bad paths refused, and the
 //! bound on men below which SSCC is chess, proved with the chain oracle.
 
-use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use rayon::prelude::*;
 
 use crate::common::oracle::{OGrid, Options, XY, oracle};
 use crate::common::scratch::ScratchDir;
+use crate::common::tablebase::{stockfish, tables, won_4_man_positions};
 use crate::common::uci_engine::Engine;
 use catena_core::board::{Color, Position, Square};
 use catena_core::chain;
 use catena_core::game::{Rules, SwitchRule};
-use catena_core::rng::SplitMix64;
-use catena_engine::tablebase::Tablebases;
-
-/// The tables generated for the tests: every 3-man table, KRvKR, KBNvK,
-/// KQvKR and KRvKN.
-fn tables() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/syzygy")
-}
 
 /// An engine with `SyzygyPath` set to the test tables, in `variant`.
 fn engine_with_tables(variant: &str) -> Engine {
@@ -166,14 +158,7 @@ fn the_search_probes_after_a_capture() {
 /// (without tables), Catena otherwise, but never under CI (`CI=true`),
 /// where `.ci/run` installs Stockfish; and its `go`.
 fn defender() -> (Engine, &'static str) {
-    let stockfish = ["stockfish", "/usr/games/stockfish"]
-        .into_iter()
-        .find(|command| Command::new(command).arg("quit").output().is_ok());
-    assert!(
-        stockfish.is_some() || std::env::var("CI").as_deref() != Ok("true"),
-        "no stockfish to play the tablebase games against: apt-get install stockfish"
-    );
-    let (mut engine, go) = match stockfish {
+    let (mut engine, go) = match stockfish() {
         Some(command) => (Engine::start_with(Command::new(command)), "go depth 12"),
         None => (Engine::start(), "go depth 8"),
     };
@@ -244,23 +229,7 @@ fn a_won_kqvk_is_mated_within_the_fifty_move_rule() {
 #[test]
 #[ignore = "long tier: twenty games, about a minute"]
 fn twenty_won_4_man_positions_are_mated_within_the_fifty_move_rule() {
-    let tables = Tablebases::open(&tables().display().to_string())
-        .unwrap()
-        .expect("the test tables");
-    let mut random = SplitMix64::new(56);
-    let mut starts: Vec<String> = Vec::new();
-    let materials = ["KBNvK", "KQvKR", "KRvKN"];
-    while starts.len() < 20 {
-        let material = materials[starts.len() % materials.len()];
-        let Some(position) = random_position(material, &mut random) else {
-            continue;
-        };
-        if tables.wdl_after_zeroing(&position) == Some(2)
-            && tables.dtz(&position).is_some_and(|dtz| dtz >= 20)
-        {
-            starts.push(position.to_fen());
-        }
-    }
+    let starts = won_4_man_positions(20);
     let mut winner = engine_with_tables("chess");
     let (mut defender, go) = defender();
     for start in &starts {
@@ -276,48 +245,6 @@ fn twenty_won_4_man_positions_are_mated_within_the_fifty_move_rule() {
     }
     winner.quit();
     defender.send("quit");
-}
-
-/// A legal position of `material` (White's men before the `v`), White to
-/// move, the men on random squares; `None` when they make no legal one.
-fn random_position(material: &str, random: &mut SplitMix64) -> Option<Position> {
-    let (white, black) = material.split_once('v').unwrap();
-    let mut board = ['.'; 64];
-    let men = white
-        .chars()
-        .map(|man| man.to_ascii_uppercase())
-        .chain(black.chars().map(|man| man.to_ascii_lowercase()));
-    for man in men {
-        let square = random.below(64);
-        if board[square] != '.' {
-            return None;
-        }
-        board[square] = man;
-    }
-    let ranks: Vec<String> = board
-        .chunks(8)
-        .rev()
-        .map(|rank| {
-            let mut text = String::new();
-            let mut empty = 0;
-            for &cell in rank {
-                if cell == '.' {
-                    empty += 1;
-                    continue;
-                }
-                if empty > 0 {
-                    text.push_str(&empty.to_string());
-                    empty = 0;
-                }
-                text.push(cell);
-            }
-            if empty > 0 {
-                text.push_str(&empty.to_string());
-            }
-            text
-        })
-        .collect();
-    Position::from_fen(&format!("{} w - - 0 1", ranks.join("/"))).ok()
 }
 
 /// A missing folder, a path that is a file, a file named as a table that is

@@ -251,7 +251,8 @@ impl Engine {
                 // Bad tables are refused whole: the search goes on without any.
                 self.options = options;
                 self.tablebases = None;
-                let tables = Tablebases::open(&self.options.syzygy_path)?;
+                let tables = Tablebases::open(&self.options.syzygy_path)
+                    .map_err(|problem| format!("SyzygyPath: {problem}"))?;
                 if let Some(tables) = &tables {
                     self.tell(Output::Note(tables.summary()));
                 }

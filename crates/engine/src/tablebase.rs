@@ -63,9 +63,8 @@ impl Tablebases {
             max_men: 0,
         };
         for folder in folders {
-            let entries = fs::read_dir(folder).map_err(|problem| {
-                format!("SyzygyPath: cannot read folder '{folder}': {problem}")
-            })?;
+            let entries = fs::read_dir(folder)
+                .map_err(|problem| format!("cannot read folder '{folder}': {problem}"))?;
             let mut files: Vec<PathBuf> = entries
                 .filter_map(|entry| entry.ok().map(|entry| entry.path()))
                 .collect();
@@ -98,14 +97,14 @@ impl Tablebases {
         let mut start = [0; 4];
         fs::File::open(file)
             .and_then(|mut opened| opened.read_exact(&mut start))
-            .map_err(|problem| format!("SyzygyPath: cannot read '{shown}': {problem}"))?;
+            .map_err(|problem| format!("cannot read '{shown}': {problem}"))?;
         if start != magic {
-            return Err(format!("SyzygyPath: '{shown}' is not a Syzygy table"));
+            return Err(format!("'{shown}' is not a Syzygy table"));
         }
         // The crate checks the size: a table is 16 bytes more than a multiple of 64.
         self.tables
             .add_file(file)
-            .map_err(|problem| format!("SyzygyPath: '{shown}' is damaged: {problem}"))?;
+            .map_err(|problem| format!("'{shown}' is damaged: {problem}"))?;
         if magic == WDL_MAGIC {
             self.wdl_files += 1;
         } else {
@@ -135,6 +134,22 @@ impl Tablebases {
     pub fn wdl_after_zeroing(&self, position: &Position) -> Option<i32> {
         self.probe(position, "WDL", Tablebase::probe_wdl_after_zeroing)
             .map(|wdl: Wdl| wdl as i32)
+    }
+
+    /// The WDL value for the side to move of `position` at its own halfmove
+    /// clock, as an arbiter needs it: a win that the fifty-move rule spoils
+    /// from here on is 1, a cursed win, and a loss it saves -1. `None` when a
+    /// table is missing, or when DTZ, rounded, cannot tell whether the win
+    /// comes in time.
+    pub fn wdl(&self, position: &Position) -> Option<i32> {
+        let after_zeroing = self.wdl_after_zeroing(position)?;
+        // The clock only ever spoils a win or saves a loss.
+        if position.halfmove_clock() == 0 || after_zeroing.abs() < 2 {
+            return Some(after_zeroing);
+        }
+        self.probe(position, "WDL", Tablebase::probe_wdl)?
+            .unambiguous()
+            .map(|wdl| wdl as i32)
     }
 
     /// The distance in plies to the next capture or pawn move under best

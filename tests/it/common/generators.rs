@@ -278,28 +278,7 @@ pub fn fen_for_occupancy(occupied: u64, seed: u64) -> Option<String> {
             }
             board[s] = piece;
         }
-        let mut fen = String::new();
-        for y in (0..8).rev() {
-            let mut run = 0;
-            for x in 0..8 {
-                let c = board[y * 8 + x];
-                if c == ' ' {
-                    run += 1;
-                } else {
-                    if run > 0 {
-                        fen.push_str(&run.to_string());
-                        run = 0;
-                    }
-                    fen.push(c);
-                }
-            }
-            if run > 0 {
-                fen.push_str(&run.to_string());
-            }
-            if y > 0 {
-                fen.push('/');
-            }
-        }
+        let mut fen = board_of(&board);
         fen.push_str(" w - - 0 1");
         if let Ok(position) = Position::from_fen(&fen)
             && position.occupied().0 == occupied
@@ -308,4 +287,32 @@ pub fn fen_for_occupancy(occupied: u64, seed: u64) -> Option<String> {
         }
     }
     None
+}
+
+/// The board field of a FEN for `squares`, a1 first, `' '` for empty.
+pub fn board_of(squares: &[char]) -> String {
+    squares
+        .chunks(8)
+        .rev()
+        .map(|rank| {
+            let mut text = String::new();
+            let mut empty = 0;
+            for &c in rank {
+                if c == ' ' {
+                    empty += 1;
+                } else {
+                    if empty > 0 {
+                        text.push_str(&empty.to_string());
+                        empty = 0;
+                    }
+                    text.push(c);
+                }
+            }
+            if empty > 0 {
+                text.push_str(&empty.to_string());
+            }
+            text
+        })
+        .collect::<Vec<_>>()
+        .join("/")
 }

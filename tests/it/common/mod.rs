@@ -8,6 +8,7 @@ pub mod oracle;
 pub mod paper;
 pub mod scratch;
 pub mod strategies;
+pub mod tablebase;
 // The binary's path is known to the test binary alone.
 #[cfg(test)]
 pub mod uci_engine;
