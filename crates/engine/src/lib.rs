@@ -6,6 +6,7 @@ pub mod book;
 pub mod engine;
 pub mod eval;
 pub mod history;
+pub mod memory;
 pub mod movepick;
 pub mod options;
 mod quote;

@@ -33,6 +33,7 @@ use arrayvec::ArrayVec;
 use once_cell::sync::Lazy;
 
 use crate::history::Histories;
+use crate::memory::{grow_large_vec, large_vec};
 use crate::movepick::{MovePicker, OrderingHints, Switches};
 use catena_core::board::attacks::pawn_attacks;
 use catena_core::board::{Castling, Color, Move, MoveKind, Piece, Position, Square, Wing};
@@ -816,7 +817,7 @@ struct Table {
 impl Table {
     fn new(max_buckets: usize) -> Table {
         Table {
-            buckets: vec![Bucket::default(); FIRST_BUCKETS.min(max_buckets)],
+            buckets: large_vec(FIRST_BUCKETS.min(max_buckets), Bucket::default()),
             used: 0,
             max_buckets,
         }
@@ -890,7 +891,7 @@ impl Table {
     /// was in, or the one a bucket count further on).
     fn grow(&mut self) {
         let count = self.buckets.len();
-        self.buckets.resize(count * 2, Bucket::default());
+        grow_large_vec(&mut self.buckets, count * 2, Bucket::default());
         for index in 0..count {
             let old = self.buckets[index];
             let mut kept = Bucket::default();
@@ -963,7 +964,7 @@ const MAX_LISTINGS: usize = 1 << 18;
 impl Listings {
     fn new() -> Listings {
         Listings {
-            entries: vec![FREE_LISTING; FIRST_LISTINGS],
+            entries: large_vec(FIRST_LISTINGS, FREE_LISTING),
             visits: 0,
         }
     }
@@ -975,7 +976,7 @@ impl Listings {
     fn get(&mut self, key: u64) -> Option<&[Listed]> {
         self.visits += 1;
         if self.visits > 2 * self.entries.len() as u64 && self.entries.len() < MAX_LISTINGS {
-            let larger = vec![FREE_LISTING; self.entries.len() * 4];
+            let larger = large_vec(self.entries.len() * 4, FREE_LISTING);
             let old = std::mem::replace(&mut self.entries, larger);
             for listing in old.iter().filter(|listing| listing.len > 0) {
                 let index = self.index(listing.key);
