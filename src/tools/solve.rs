@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use crate::cli::{Failure, FailureKind, RulesArgs, VariantArgs};
 use catena_core::board::Position;
-use catena_core::game::Action;
+use catena_core::game::{Action, GameState, Ply, Rules};
 use catena_engine::book::{Answer, Book};
 use catena_engine::solve::{NotInTree, Problem, Solution, solve_after, split};
 
@@ -91,26 +91,20 @@ struct Subproblem {
     settled: Option<&'static str>,
 }
 
-/// `--after`'s actions, each move read on the position before it.
-fn parse_path(position: &Position, text: &str) -> Result<Vec<Action>, String> {
-    let mut position = position.clone();
+/// `--after`'s actions, read as a game reads a UCI move list; the solver
+/// checks them again against its own tree.
+fn parse_path(
+    position: &Position,
+    rules: Option<Rules>,
+    text: &str,
+) -> Result<Vec<Action>, String> {
+    let mut game = GameState::new(position.clone(), rules.unwrap_or_default());
     let tokens: Vec<&str> = text.split_whitespace().collect();
-    let mut actions = Vec::new();
-    let mut index = 0;
-    while index < tokens.len() {
-        let mv = position.parse_move(tokens[index]).map_err(|error| {
-            format!(
-                "--after: action {} ('{}'): {error}",
-                actions.len() + 1,
-                tokens[index]
-            )
+    game.apply_uci_moves(&tokens)
+        .map_err(|(index, token, error)| {
+            format!("--after: '{token}' (word {}): {error}", index + 1)
         })?;
-        let switch = tokens.get(index + 1) == Some(&"switch");
-        actions.push(Action { mv, switch });
-        position.play(mv);
-        index += 1 + usize::from(switch);
-    }
-    Ok(actions)
+    Ok(game.plies().iter().map(Ply::action).collect())
 }
 
 fn actions_text(actions: &[Action]) -> String {
@@ -131,7 +125,7 @@ pub fn run(args: &SolveArgs) -> Result<(), Failure> {
         rules: args.variant.variant(args.rules.rules()).rules(),
         attacker_switches: true,
     };
-    let path = parse_path(&position, &args.after).or_usage()?;
+    let path = parse_path(&position, problem.rules, &args.after).or_usage()?;
     let not_in_tree = |error: NotInTree| {
         format!(
             "--after: action {} ({}): {}",

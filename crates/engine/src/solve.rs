@@ -37,7 +37,7 @@ use crate::memory::{grow_large_vec, large_vec};
 use crate::movepick::{MovePicker, OrderingHints, Switches};
 use catena_core::board::attacks::pawn_attacks;
 use catena_core::board::{Castling, Color, Move, MoveKind, Piece, Position, Square, Wing};
-use catena_core::game::{Action, ChainTest, Rules, SwitchRun, forms_chain};
+use catena_core::game::{Action, ChainTest, Rules, SwitchRun};
 use catena_core::rng::SplitMix64;
 
 /// Proof and disproof numbers beyond any count of leaves.
@@ -1029,19 +1029,18 @@ impl<'a> Solver<'a> {
                     reason: "the game is drawn by rule before it",
                 });
             }
-            let switches = self.switches(&node);
-            let legal = node.position.legal_moves().contains(&action.mv)
-                && (!action.switch
-                    || switches
-                        .is_some_and(|rules| forms_chain(&node.position, action.mv, &rules)));
-            if !legal {
+            let Some((_, child)) = self
+                .actions(&node)
+                .into_iter()
+                .find(|&(legal, _)| legal == action)
+            else {
                 return Err(NotInTree {
                     index,
                     reason: "not a legal action there",
                 });
-            }
+            };
             self.line.push(node.position.key());
-            node = self.child(&node, action, switches);
+            node = child;
         }
         Ok(node)
     }
