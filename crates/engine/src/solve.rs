@@ -30,13 +30,11 @@
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use arrayvec::ArrayVec;
-use once_cell::sync::Lazy;
 
 use crate::history::Histories;
 use crate::memory::{grow_large_vec, large_vec};
 use crate::movepick::{MovePicker, OrderingHints, Switches};
-use catena_core::board::attacks::pawn_attacks;
-use catena_core::board::{Castling, Color, Move, MoveKind, Piece, Position, Square, Wing};
+use catena_core::board::{Move, MoveKind, Piece, Position, Square};
 use catena_core::game::{Action, ChainTest, Rules, SwitchRun};
 use catena_core::rng::SplitMix64;
 
@@ -111,14 +109,13 @@ impl Numbers {
     }
 }
 
-/// A child as a node being searched lists it: the action, the keys of its
-/// board and of its table entry, and its numbers (from the table, or a first
+/// A child as a node being searched lists it: the action, the key of its
+/// table entry, and its numbers (from the table, or a first
 /// guess that prefers checks). The child's position is made only when it is
 /// searched.
 #[derive(Clone, Copy)]
 struct Child {
     action: Action,
-    board: u64,
     key: u64,
     numbers: Numbers,
 }
@@ -176,13 +173,11 @@ impl<'a> Solver<'a> {
     /// `None` when stopped first.
     pub fn wins(&mut self, node: &Node, plies: u32) -> Option<bool> {
         self.repetitions = plies + (self.line.len() as u32) >= REPETITION_PLIES;
-        let board = BOARD_KEYS.of(&node.position);
         let history = self.history_key(node.position.halfmove_clock());
-        let key = table_key(board, node.run, node.attacker, plies, history);
+        let key = table_key(node.position.key(), node.run, node.attacker, plies, history);
         let before = self.nodes;
         let numbers = self.prove(
             node,
-            board,
             plies,
             Numbers {
                 proof: INFINITE,
@@ -335,11 +330,10 @@ impl<'a> Solver<'a> {
             .collect()
     }
 
-    /// Lists `node`'s children (board key `board`, the node's position
-    /// last on the line) in the engine's order at the end of
+    /// Lists `node`'s children (the node's position last on the line) in the engine's order at the end of
     /// `self.children`, each with its keys and numbers; returns how many.
     /// No child's position is made.
-    fn expand(&mut self, node: &Node, board: u64, plies: u32) -> usize {
+    fn expand(&mut self, node: &Node, plies: u32) -> usize {
         let position = &node.position;
         let switches = self.switches(node);
         let listing_key = position.key()
@@ -371,7 +365,7 @@ impl<'a> Solver<'a> {
         let start = self.children.len();
         for &Listed { action, check } in &listed {
             let mv = action.mv;
-            let child_board = BOARD_KEYS.after(position, board, mv);
+            let child_board = position.key_after(mv);
             let (run, attacker) = match (action.switch, switches) {
                 (true, Some(rules)) => (node.run.after_switch(position, mv, &rules), node.attacker),
                 _ => (SwitchRun::default(), !node.attacker),
@@ -412,7 +406,6 @@ impl<'a> Solver<'a> {
             };
             self.children.push(Child {
                 action,
-                board: child_board,
                 key,
                 numbers: guess,
             });
@@ -426,10 +419,9 @@ impl<'a> Solver<'a> {
         self.children.len() - start
     }
 
-    /// df-pn's multiple iterative deepening at `node` (board key `board`)
-    /// with `plies` left: searches until the node's numbers reach
+    /// df-pn's multiple iterative deepening at `node` with `plies` left: searches until the node's numbers reach
     /// `threshold` or it is settled, and returns them (the caller stores them).
-    fn prove(&mut self, node: &Node, board: u64, plies: u32, threshold: Numbers) -> Numbers {
+    fn prove(&mut self, node: &Node, plies: u32, threshold: Numbers) -> Numbers {
         self.nodes += 1;
         // With plies left the children are needed anyway, and their absence
         // is the test for mate: the moves are generated once.
@@ -445,7 +437,7 @@ impl<'a> Solver<'a> {
         let drawn = self.drawn_or_spent(node, plies);
         self.line.push(node.position.key());
         let start = self.children.len();
-        let count = self.expand(node, board, plies);
+        let count = self.expand(node, plies);
         if count == 0 || drawn {
             self.children.truncate(start);
             self.line.pop();
@@ -481,7 +473,7 @@ impl<'a> Solver<'a> {
             };
             let child_node = self.child(node, child.action, switches);
             let before = self.nodes;
-            let result = self.prove(&child_node, child.board, plies - 1, child_threshold);
+            let result = self.prove(&child_node, plies - 1, child_threshold);
             self.table.store(child.key, result, self.nodes - before);
             self.children[start + best].numbers = result;
         };
@@ -640,107 +632,6 @@ const LISTING_SWITCHES: u64 = 0x6c69_7374_696e_6773;
 #[inline]
 fn table_key(board: u64, run: SwitchRun, attacker: bool, plies: u32, history: u64) -> u64 {
     board ^ run.key() ^ mix(u64::from(plies) << 1 | u64::from(attacker)) ^ history
-}
-
-/// The solver's own Zobrist keys for board positions, kept up to date from
-/// a parent to each listed child without playing the move: the table needs
-/// every child's key, and only the child being expanded is played.
-struct BoardKeys {
-    pieces: [[[u64; 64]; 6]; 2],
-    castling: [u64; 16],
-    en_passant_file: [u64; 8],
-    black_to_move: u64,
-}
-
-static BOARD_KEYS: Lazy<BoardKeys> = Lazy::new(|| {
-    let mut random = SplitMix64::new(0x534f_4c56_4552_4b45);
-    let mut next = move || random.next_u64();
-    BoardKeys {
-        pieces: std::array::from_fn(|_| std::array::from_fn(|_| std::array::from_fn(|_| next()))),
-        castling: std::array::from_fn(|_| next()),
-        en_passant_file: std::array::from_fn(|_| next()),
-        black_to_move: next(),
-    }
-});
-
-impl BoardKeys {
-    #[inline]
-    fn piece(&self, color: Color, piece: Piece, square: Square) -> u64 {
-        self.pieces[color.index()][piece.index()][square.index()]
-    }
-
-    /// The key of `position`, from nothing.
-    fn of(&self, position: &Position) -> u64 {
-        let mut key = self.castling[usize::from(position.castling_rights().bits())];
-        for color in Color::ALL {
-            for piece in Piece::ALL {
-                for square in position.colored_pieces(color, piece) {
-                    key ^= self.piece(color, piece, square);
-                }
-            }
-        }
-        if let Some(square) = position.en_passant() {
-            key ^= self.en_passant_file[usize::from(square.file())];
-        }
-        if position.side_to_move() == Color::Black {
-            key ^= self.black_to_move;
-        }
-        key
-    }
-
-    /// The key of `position.after(mv)` from `key`, the key of `position`,
-    /// as `Position::play` changes the position.
-    #[inline]
-    fn after(&self, position: &Position, key: u64, mv: Move) -> u64 {
-        let us = position.side_to_move();
-        let them = !us;
-        let (from, to) = (mv.from(), mv.to());
-        let castling = position.castling_rights();
-        let mut key = key
-            ^ self.black_to_move
-            ^ self.castling[usize::from(castling.bits())]
-            ^ self.castling[usize::from(castling.after_touching(from).after_touching(to).bits())];
-        if let Some(square) = position.en_passant() {
-            key ^= self.en_passant_file[usize::from(square.file())];
-        }
-        let moved = position.piece_on(from).unwrap_or(Piece::Pawn);
-        match mv.kind() {
-            MoveKind::Castle => {
-                let castling = Castling::of(us, Wing::of_castling(mv));
-                key ^= self.piece(us, Piece::King, castling.king_from)
-                    ^ self.piece(us, Piece::King, castling.king_to)
-                    ^ self.piece(us, Piece::Rook, castling.rook_from)
-                    ^ self.piece(us, Piece::Rook, castling.rook_to);
-            }
-            MoveKind::EnPassant => {
-                let captured = Square::new(to.file(), from.rank());
-                key ^= self.piece(them, Piece::Pawn, captured)
-                    ^ self.piece(us, Piece::Pawn, from)
-                    ^ self.piece(us, Piece::Pawn, to);
-            }
-            kind => {
-                if position.colored(them).contains(to)
-                    && let Some(captured) = position.piece_on(to)
-                {
-                    key ^= self.piece(them, captured, to);
-                }
-                let landed = match kind {
-                    MoveKind::Promotion(piece) => piece,
-                    _ => moved,
-                };
-                key ^= self.piece(us, moved, from) ^ self.piece(us, landed, to);
-                if moved == Piece::Pawn && from.rank().abs_diff(to.rank()) == 2 {
-                    let passed = Square::new(from.file(), (from.rank() + to.rank()) / 2);
-                    if !(pawn_attacks(us, passed) & position.colored_pieces(them, Piece::Pawn))
-                        .is_empty()
-                    {
-                        key ^= self.en_passant_file[usize::from(passed.file())];
-                    }
-                }
-            }
-        }
-        key
-    }
 }
 
 /// The halfmove clock after `mv`: 0 after a capture or a pawn move.
@@ -1215,34 +1106,21 @@ fn wins_in_parallel(node: &Node, plies: u32, helpers: &mut [Solver], found: &Ato
 mod tests {
     use super::*;
 
-    /// The child's board key as `expand` finds it, without the move played,
-    /// is the key of the child's position from nothing: along random games
-    /// with castling, en passant and promotions.
+    /// The halfmove clock a child will have, without the move played.
     #[test]
-    fn solve_board_keys_follow_every_kind_of_move() {
+    fn solve_knows_the_halfmove_clock_after_every_kind_of_move() {
         let fens = [
-            Position::START_FEN,
-            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 7 1",
             "rnbqkb1r/pp1p1ppp/5n2/2pPp3/8/8/PPP1PPPP/RNBQKBNR w KQkq c6 0 4",
-            "8/2P1k3/8/8/8/8/4Kp2/8 w - - 0 1",
+            "8/2P1k3/8/8/8/8/4Kp2/8 w - - 12 1",
         ];
-        let mut random = SplitMix64::new(53);
         for fen in fens {
-            for _ in 0..20 {
-                let mut position = Position::from_fen(fen).unwrap();
-                for _ in 0..40 {
-                    let moves = position.legal_moves();
-                    if moves.is_empty() {
-                        break;
-                    }
-                    let key = BOARD_KEYS.of(&position);
-                    for &mv in &moves {
-                        let child = position.after(mv);
-                        assert_eq!(BOARD_KEYS.after(&position, key, mv), BOARD_KEYS.of(&child));
-                        assert_eq!(halfmove_clock_after(&position, mv), child.halfmove_clock(),);
-                    }
-                    position.play(moves[random.below(moves.len())]);
-                }
+            let position = Position::from_fen(fen).unwrap();
+            for mv in position.legal_moves() {
+                assert_eq!(
+                    halfmove_clock_after(&position, mv),
+                    position.after(mv).halfmove_clock()
+                );
             }
         }
     }

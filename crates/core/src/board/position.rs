@@ -214,6 +214,57 @@ impl Position {
         child
     }
 
+    /// The key of `self.after(mv)` without playing `mv` (legal here): for
+    /// a search that needs every child's key, to probe its table, and plays
+    /// only the child it enters. `play` changes the key the same way.
+    pub fn key_after(&self, mv: Move) -> u64 {
+        let us = self.side_to_move;
+        let them = !us;
+        let (from, to) = (mv.from(), mv.to());
+        let mut key = self.key
+            ^ black_to_move_key()
+            ^ castling_key(self.castling)
+            ^ castling_key(self.castling.after_touching(from).after_touching(to));
+        if let Some(square) = self.en_passant {
+            key ^= en_passant_key(square);
+        }
+        let moved = self.piece_on(from).unwrap_or(Piece::Pawn);
+        match mv.kind() {
+            MoveKind::Castle => {
+                let castling = Castling::of(us, Wing::of_castling(mv));
+                key ^= piece_key(us, Piece::King, castling.king_from)
+                    ^ piece_key(us, Piece::King, castling.king_to)
+                    ^ piece_key(us, Piece::Rook, castling.rook_from)
+                    ^ piece_key(us, Piece::Rook, castling.rook_to);
+            }
+            MoveKind::EnPassant => {
+                let captured = Square::new(to.file(), from.rank());
+                key ^= piece_key(them, Piece::Pawn, captured)
+                    ^ piece_key(us, Piece::Pawn, from)
+                    ^ piece_key(us, Piece::Pawn, to);
+            }
+            kind => {
+                if let Some(captured) = self.piece_on_colored(to, them) {
+                    key ^= piece_key(them, captured, to);
+                }
+                let landed = match kind {
+                    MoveKind::Promotion(piece) => piece,
+                    _ => moved,
+                };
+                key ^= piece_key(us, moved, from) ^ piece_key(us, landed, to);
+                if moved == Piece::Pawn && from.rank().abs_diff(to.rank()) == 2 {
+                    let passed = Square::new(from.file(), (from.rank() + to.rank()) / 2);
+                    if !(pawn_attacks(us, passed) & self.colored_pieces(them, Piece::Pawn))
+                        .is_empty()
+                    {
+                        key ^= en_passant_key(passed);
+                    }
+                }
+            }
+        }
+        key
+    }
+
     /// Plays `mv`, which must be legal here (see `Position::is_legal`).
     pub fn play(&mut self, mv: Move) {
         let us = self.side_to_move;
@@ -374,6 +425,40 @@ impl Position {
                     && ((bishops & DARK).is_empty() || (bishops - DARK).is_empty())
             }
             _ => false,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::SplitMix64;
+
+    /// `key_after` is the key `play` gives the child, along random games
+    /// with castling, en passant and promotions.
+    #[test]
+    fn key_after_is_the_key_of_the_child() {
+        let fens = [
+            Position::START_FEN,
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "rnbqkb1r/pp1p1ppp/5n2/2pPp3/8/8/PPP1PPPP/RNBQKBNR w KQkq c6 0 4",
+            "8/2P1k3/8/8/8/8/4Kp2/8 w - - 0 1",
+        ];
+        let mut random = SplitMix64::new(53);
+        for fen in fens {
+            for _ in 0..20 {
+                let mut position = Position::from_fen(fen).unwrap();
+                for _ in 0..40 {
+                    let moves = position.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    for &mv in &moves {
+                        assert_eq!(position.key_after(mv), position.after(mv).key(), "{mv}");
+                    }
+                    position.play(moves[random.below(moves.len())]);
+                }
+            }
         }
     }
 }
