@@ -167,6 +167,7 @@ function chainSquares(chain) {
 
 let drawnChain = null;     // the chain drawn on the board
 let bestArrow = null;      // the analysis's best move, drawn as an arrow
+let refuteArrow = null;    // the answer to a wrong puzzle action, while it is on the board
 
 function showChain(chain) {
   drawnChain = chain;
@@ -179,14 +180,16 @@ function showChain(chain) {
 
 function drawShapes() {
   const arrow = bestArrow ? [{ orig: bestArrow.slice(0, 2), dest: bestArrow.slice(2, 4), brush: 'best' }] : [];
-  cg.setAutoShapes([...chainShapes(drawnChain), ...arrow]);
+  const refute = refuteArrow ? [{ orig: refuteArrow.slice(0, 2), dest: refuteArrow.slice(2, 4), brush: 'refute' }] : [];
+  cg.setAutoShapes([...chainShapes(drawnChain), ...arrow, ...refute]);
+  $('board').dataset.refutation = refuteArrow ?? '';
 }
 
 // Whose pieces the person may move now: against an engine, only the army
 // the person holds, also while looking back at moves taken back (a move
 // played there replaces them).
 function movableColor(s) {
-  if (s.ending || s.engine_to_move || busy) return undefined;
+  if (s.ending || s.engine_to_move || busy || (trainer && trainer.refuting)) return undefined;
   if (s.opponent.engine && s.turn !== s.human.now) return undefined;
   return s.turn;
 }
@@ -226,6 +229,7 @@ function render(s) {
   });
   // The best move's arrow belongs to the position it was found in.
   if (!before || s.generation !== before.generation || !s.analysis.on) bestArrow = null;
+  if (!before || s.generation !== before.generation) refuteArrow = null;
   showChain(s.last_chain);
   renderPanels(s);
 }
@@ -354,6 +358,7 @@ function renderMoves(s) {
 // engine, Player 1 or 2), how, and which army each held at the end.
 function renderResult(s) {
   const ending = s.ending;
+  const shown = !$('result').hidden;
   $('result').hidden = !ending;
   if (!ending) return;
   const { winner, how } = ending;
@@ -366,7 +371,18 @@ function renderResult(s) {
     : `${s.players.white} held White, ${s.players.black} Black`;
   $('result-how').textContent =
     `${cap(how)} (${resultText(ending.result)}: ${ending.reason}); at the end ${held}.`;
+  // The final position, small, as the board faces.
+  resultBoard ??= Chessground($('result-board'), {
+    viewOnly: true, coordinates: false, animation: { enabled: false }, drawable: { enabled: false, visible: true },
+  });
+  resultBoard.set({
+    fen: s.fen, orientation, lastMove: s.last_move || undefined, check: s.check ? s.turn : false,
+  });
+  // Hidden, it had no size: drawn again at its own.
+  if (!shown) resultBoard.redrawAll();
+  $('result-board').dataset.fen = s.fen;
 }
+let resultBoard = null;    // the result panel's small board of the final position
 
 let clockBase = { at: performance.now(), clocks: null };
 function updateClocks() {
@@ -592,22 +608,17 @@ async function nextPuzzle() {
   followPuzzle(state);
 }
 
-// Holds the game on the board to the puzzle's line: a wrong action is taken
-// back with the solution's next actions shown, the defender's replies are
-// played from the line, and the line's last action solves the puzzle.
+// Holds the game on the board to the puzzle's line: a wrong action is shown
+// with its refutation and taken back, the defender's replies are played
+// from the line, and the line's last action solves the puzzle.
 function followPuzzle(s) {
-  if (!trainer || trainer.done || s.game !== trainer.game || trainer.seen === s.generation) return;
+  if (!trainer || trainer.done || trainer.refuting || s.game !== trainer.game || trainer.seen === s.generation) return;
   trainer.seen = s.generation;
   const line = trainer.puzzle.line;
   const played = s.history.map(ply => ply.uci + (ply.switched ? ' switch' : ''));
   const wrong = played.findIndex((action, i) => action !== line[i]);
   if (wrong >= 0) {
-    const ply = s.history[wrong];
-    progress.streak = 0;
-    saveProgress();
-    $('puzzle-status').textContent =
-      `Wrong: ${ply.san}${ply.switched ? ' {switch}' : ''}. The solver's line goes ${line.slice(wrong).join(', ')}. Try again.`;
-    change('/api/goto', { ply: wrong });
+    refute(trainer, s, played.slice(0, wrong + 1));
     return;
   }
   if (played.length === line.length) {
@@ -622,7 +633,53 @@ function followPuzzle(s) {
   if (s.turn !== s.human.now && !s.future.length) {
     // The defender's reply, from the solver's line.
     const [move, token] = line[played.length].split(' ');
+    trainer.reply = played.length + 1;
     change('/api/move', { move, switch: token === 'switch', generation: s.generation });
+    return;
+  }
+  if (trainer.reply === played.length) {
+    const ply = s.history[played.length - 1];
+    $('puzzle-status').textContent =
+      `${s.players[other(s.human.now)]} (${cap(ply.color)}) answers ${ply.san}${ply.switched ? ' {switch}' : ''}, ` +
+      `as the solver's line goes. Your move, with ${cap(s.human.now)}.`;
+  }
+}
+
+// Pauses on a wrong action: the server's solver says whether it still
+// wins within the plies left and, if not, how the defender answers it;
+// the answer is said and drawn, then the action is taken back.
+async function refute(puzzle, s, actions) {
+  const ply = s.history[actions.length - 1];
+  const said = `${ply.san}${ply.switched ? ' {switch}' : ''}`;
+  puzzle.refuting = true;
+  render(s);
+  $('puzzle-status').textContent = `Wrong: ${said}. Asking the solver why…`;
+  const query = new URLSearchParams({ id: puzzle.puzzle.id, after: actions.join(' ') });
+  const found = await api('GET', `/api/puzzles/refutation?${query}`);
+  const left = found ? found.plies_left : 0;
+  const within = `within the ${left === 1 ? 'ply' : `${left} plies`} left`;
+  let text;
+  if (!found || !found.settled) text = `Wrong: ${said}; the solver could not say why in time.`;
+  else if (found.wins) text = `${said} wins too, ${within}, but the puzzle follows the solver's line.`;
+  else if (found.over) text = `Wrong: after ${said} the game is over, without a win.`;
+  else if (found.reply) {
+    const reply = found.reply;
+    text = `Wrong: after ${said}, ${s.players[reply.army]} (${cap(reply.army)}) answers ` +
+      `${reply.san}${reply.switch ? ' {switch}' : ''} and there is no forced win ${within}.`;
+    refuteArrow = reply.uci;
+    drawShapes();
+  } else text = `Wrong: after ${said}, you have no forced win ${within}.`;
+  if (!found || !found.wins) {
+    progress.streak = 0;
+    saveProgress();
+  }
+  $('puzzle-status').textContent = `${text} Try again.`;
+  // The answer stays on the board a moment, then the action is taken back.
+  await new Promise(resolve => setTimeout(resolve, 1500));
+  puzzle.refuting = false;
+  if (trainer === puzzle) {
+    puzzle.seen = null;
+    await change('/api/goto', { ply: actions.length - 1 });
   }
 }
 
@@ -843,6 +900,7 @@ async function start() {
       brushes: {
         chain: { key: 'chain', color: '#d9480f', opacity: 0.85, lineWidth: 9 },
         best: { key: 'best', color: '#1864ab', opacity: 0.7, lineWidth: 12 },
+        refute: { key: 'refute', color: '#c92a2a', opacity: 0.8, lineWidth: 12 },
       },
     },
   });

@@ -265,6 +265,30 @@ pub async fn puzzles() -> Json<&'static Value> {
     Json(super::puzzles::all())
 }
 
+#[derive(Deserialize)]
+pub struct RefutationQuery {
+    id: String,
+    #[serde(default)]
+    after: String,
+}
+
+/// `GET /api/puzzles/refutation?id=…&after=…`: the solver's answer to a
+/// wrong action of a puzzle, the last of `after` (see `puzzles::refutation`).
+pub async fn puzzle_refutation(Query(query): Query<RefutationQuery>) -> Reply {
+    let found =
+        tokio::task::spawn_blocking(move || super::puzzles::refutation(&query.id, &query.after))
+            .await;
+    match found {
+        Ok(Ok(answer)) => Json(answer).into_response(),
+        Ok(Err(why)) => (StatusCode::BAD_REQUEST, Json(json!({ "error": why }))).into_response(),
+        Err(_) => (
+            StatusCode::INTERNAL_SERVER_ERROR,
+            Json(json!({ "error": "the solver failed" })),
+        )
+            .into_response(),
+    }
+}
+
 /// `GET /api/match`: the match being watched, if any.
 pub async fn match_view(State(app): State<Arc<App>>) -> Json<Value> {
     Json(app.watch.view())

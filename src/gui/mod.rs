@@ -135,6 +135,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/match/start", post(api::match_start))
         .route("/api/match/stop", post(api::match_stop))
         .route("/api/puzzles", get(api::puzzles))
+        .route("/api/puzzles/refutation", get(api::puzzle_refutation))
         .route("/api/events", get(api::events))
         .fallback(asset)
         .layer(middleware::from_fn_with_state(app.clone(), guard))

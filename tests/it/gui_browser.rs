@@ -1098,49 +1098,134 @@ fn legal<'a>(state: &'a Value, uci: &str) -> &'a Value {
         .unwrap_or_else(|| panic!("{uci} is not legal in {}", state["fen"]))
 }
 
+/// The first puzzle of `perft/puzzles.epd` with D `plies` under `rule`, set
+/// up by the page (*Next puzzle*): the puzzle as `GET /api/puzzles` gives
+/// it, its line, and the server's state once it is on the board.
+async fn next_puzzle(page: &Page, plies: u32, rule: &str) -> (Value, Vec<String>, Value) {
+    let (status, body) = page.server.get("/api/puzzles");
+    assert_eq!(status, 200);
+    let all: Value = serde_json::from_str(&body).unwrap();
+    let puzzle = all["puzzles"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["plies"] == plies && p["rule"] == rule)
+        .unwrap_or_else(|| panic!("a puzzle of D {plies} under rule {rule}"))
+        .clone();
+    let line: Vec<String> = puzzle["line"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|action| action.as_str().unwrap().to_string())
+        .collect();
+    page.select("puzzle-plies", &plies.to_string()).await;
+    page.select("puzzle-rule", rule).await;
+    page.click("puzzle-next").await;
+    let fen = puzzle["fen"].clone();
+    let state = wait_for_server(page, "the puzzle", |state| state["start_fen"] == fen).await;
+    page.wait_for(
+        &format!(
+            "return document.getElementById('puzzle-status').textContent.includes({})",
+            puzzle["id"]
+        ),
+        "the puzzle's id",
+    )
+    .await;
+    (puzzle, line, state)
+}
+
+/// Clicks the person's actions of `line` from the start of the puzzle,
+/// switches included, and lets the page play the defender's: after each
+/// of those, the page must say the defender's answer, in SAN. Returns how
+/// many replies the page played.
+async fn click_the_line(page: &Page, line: &[String]) -> usize {
+    let mut replies = 0;
+    for (index, action) in line.iter().enumerate() {
+        // The page may have played the defender's reply already.
+        let state = wait_for_server(page, "the person's turn", |state| {
+            state["history"].as_array().unwrap().len() >= index
+        })
+        .await;
+        let (uci, switch) = action.split_once(' ').unwrap_or((action, ""));
+        if state["history"].as_array().unwrap().len() == index
+            && state["turn"] == state["human"]["now"]
+        {
+            click_action(page, &state, legal(&state, uci), switch == "switch").await;
+            continue;
+        }
+        // The defender's reply, which the page plays from the line.
+        let state = wait_for_server(page, "the defender's reply", |state| {
+            state["history"].as_array().unwrap().len() > index
+        })
+        .await;
+        let reply = &state["history"][index];
+        assert_eq!(
+            format!(
+                "{}{}",
+                reply["uci"].as_str().unwrap(),
+                if reply["switched"] == true {
+                    " switch"
+                } else {
+                    ""
+                }
+            ),
+            *action,
+            "the page's reply: {state}"
+        );
+        let san = reply["san"].as_str().unwrap();
+        if index + 1 < line.len() {
+            page.wait_for(
+                &format!(
+                    "return document.getElementById('puzzle-status').textContent.includes('answers {san}')"
+                ),
+                &format!("the page to say the defender answers {san}"),
+            )
+            .await;
+        }
+        replies += 1;
+    }
+    page.wait_for(
+        "return document.getElementById('puzzle-status').textContent.startsWith('Solved')",
+        "the puzzle solved",
+    )
+    .await;
+    replies
+}
+
 /// Issue 54, "a place to train": the first puzzle of D 3 under rule chain
-/// (perft/puzzles.epd), a wrong first action taken back with the solver's
-/// line shown and the streak reset, then the solution clicked, switches
-/// included, and the progress kept across a reload.
+/// (perft/puzzles.epd), the solution clicked, switches included, and the
+/// progress kept across a reload.
 #[test]
 fn trains_on_the_puzzles() {
     run(async {
         let Some(page) = Page::open(&[]).await else {
             return;
         };
-        let (status, body) = page.server.get("/api/puzzles");
-        assert_eq!(status, 200);
-        let all: Value = serde_json::from_str(&body).unwrap();
-        let puzzle = all["puzzles"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|p| p["plies"] == 3 && p["rule"] == "chain")
-            .expect("a puzzle of D 3 under rule chain")
-            .clone();
-        let line: Vec<&str> = puzzle["line"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|action| action.as_str().unwrap())
-            .collect();
-        page.select("puzzle-plies", "3").await;
-        page.select("puzzle-rule", "chain").await;
-        page.click("puzzle-next").await;
-        let fen = puzzle["fen"].clone();
-        let mut state =
-            wait_for_server(&page, "the puzzle", |state| state["start_fen"] == fen).await;
-        page.wait_for(
-            &format!(
-                "return document.getElementById('puzzle-status').textContent.includes({})",
-                puzzle["id"]
-            ),
-            "the puzzle's id",
-        )
-        .await;
+        let (_, line, _) = next_puzzle(&page, 3, "chain").await;
+        assert_eq!(click_the_line(&page, &line).await, 0, "one player's run");
+        assert!(page.text("puzzle-score").await.contains("streak 1"));
+        page.screenshot("gui-puzzle.png").await;
+        page.reload().await;
+        let score = page.text("puzzle-score").await;
+        assert!(score.starts_with("Solved 1 of"), "{score}");
+        page.close().await;
+    });
+}
 
-        // A wrong first action.
-        let (solution, _) = line[0].split_once(' ').unwrap_or((line[0], ""));
+/// Issue 54, "a wrong action is shown as wrong, with the refutation": a
+/// wrong first action of the first puzzle of D 3 under rule chain is
+/// answered with the defender's reply that the server's solver finds
+/// (`GET /api/puzzles/refutation`), said in SAN and drawn as an arrow while
+/// the action is on the board; then the action is taken back and the
+/// streak is 0.
+#[test]
+fn refutes_a_wrong_puzzle_action() {
+    run(async {
+        let Some(page) = Page::open(&[]).await else {
+            return;
+        };
+        let (puzzle, line, state) = next_puzzle(&page, 3, "chain").await;
+        let (solution, _) = line[0].split_once(' ').unwrap_or((&line[0], ""));
         let wrong = state["moves"]
             .as_array()
             .unwrap()
@@ -1149,40 +1234,180 @@ fn trains_on_the_puzzles() {
             .unwrap()
             .clone();
         click_action(&page, &state, &wrong, false).await;
+        let played = page.server_state();
+        let wrong_san = played["history"][0]["san"].clone();
         page.wait_for(
-            "return document.getElementById('puzzle-status').textContent.startsWith('Wrong')",
-            "the wrong action shown as wrong",
+            "return document.getElementById('puzzle-status').textContent.includes('answers')",
+            "the wrong action refuted",
         )
         .await;
+        // What the server's solver says of it.
+        let uci = wrong["uci"].as_str().unwrap();
+        let (status, body) = page.server.get(&format!(
+            "/api/puzzles/refutation?id={}&after={uci}",
+            puzzle["id"].as_str().unwrap()
+        ));
+        assert_eq!(status, 200, "{body}");
+        let refutation: Value = serde_json::from_str(&body).unwrap();
+        assert_eq!(refutation["wins"], false, "{refutation}");
+        assert_eq!(refutation["plies_left"], 2, "{refutation}");
+        let reply = &refutation["reply"];
+        let (reply_uci, reply_san) = (
+            reply["uci"].as_str().unwrap(),
+            reply["san"].as_str().unwrap(),
+        );
         let told = page.text("puzzle-status").await;
-        assert!(told.contains(line[0]), "{told}");
+        assert!(told.starts_with("Wrong: after "), "{told}");
+        assert!(told.contains(wrong_san.as_str().unwrap()), "{told}");
+        assert!(
+            told.contains(&format!("answers {reply_san}")),
+            "{told} (the solver's reply: {refutation})"
+        );
+        assert!(
+            told.contains("no forced win within the 2 plies left"),
+            "{told}"
+        );
+        assert!(
+            !told.contains(&line[0]),
+            "the solver's line is no refutation: {told}"
+        );
+        // The reply drawn on the board, from the position after the wrong action.
+        page.wait_for(
+            &format!(
+                "return [...document.querySelectorAll('svg.cg-shapes g[cgHash]')]
+                   .some(g => g.getAttribute('cgHash').includes('refute')
+                     && g.getAttribute('cgHash').includes('{}')
+                     && g.getAttribute('cgHash').includes('{}'))",
+                &reply_uci[..2],
+                &reply_uci[2..4]
+            ),
+            "the reply's arrow",
+        )
+        .await;
+        assert_eq!(
+            page.js("return document.getElementById('board').dataset.refutation")
+                .await,
+            reply_uci
+        );
+        page.screenshot("gui-puzzle-wrong.png").await;
         wait_for_server(&page, "the wrong action taken back", |state| {
             state["history"].as_array().unwrap().is_empty()
         })
         .await;
-
-        // The solver's line, the defender's replies played by the page.
-        for (index, action) in line.iter().enumerate() {
-            state = wait_for_server(&page, "the person's turn", |state| {
-                state["history"].as_array().unwrap().len() == index
-            })
-            .await;
-            if state["turn"] != state["human"]["now"] {
-                continue;
-            }
-            let (uci, switch) = action.split_once(' ').unwrap_or((action, ""));
-            click_action(&page, &state, legal(&state, uci), switch == "switch").await;
-        }
         page.wait_for(
-            "return document.getElementById('puzzle-status').textContent.startsWith('Solved')",
-            "the puzzle solved",
+            "return document.getElementById('board').dataset.refutation === ''",
+            "the arrow gone with the action",
         )
         .await;
+        assert!(page.text("puzzle-status").await.contains(reply_san));
+        assert!(page.text("puzzle-score").await.contains("streak 0"));
+        page.close().await;
+    });
+}
+
+/// Issue 54, "the defender's replies come from the solver's line": the
+/// first puzzle of D 7 under rule chain, whose line hands the move to the
+/// defender after the person's second action. The person's actions are
+/// clicked; the page plays the defender's reply from the line and says it,
+/// and the puzzle ends solved.
+#[test]
+fn plays_the_defenders_replies_from_the_line() {
+    run(async {
+        let Some(page) = Page::open(&[]).await else {
+            return;
+        };
+        let (puzzle, line, _) = next_puzzle(&page, 7, "chain").await;
+        assert!(
+            line[..line.len() - 1]
+                .iter()
+                .any(|action| !action.ends_with("switch")),
+            "a line with a defender's reply: {puzzle}"
+        );
+        assert_eq!(click_the_line(&page, &line).await, 1, "{puzzle}");
         assert!(page.text("puzzle-score").await.contains("streak 1"));
-        page.screenshot("gui-puzzle.png").await;
-        page.reload().await;
-        let score = page.text("puzzle-score").await;
-        assert!(score.starts_with("Solved 1 of"), "{score}");
+        page.close().await;
+    });
+}
+
+/// The pieces of the board in `selector` as a FEN's first field.
+async fn board_shown(page: &Page, selector: &str) -> String {
+    let script = format!(
+        "const letters = {{ pawn: 'p', knight: 'n', bishop: 'b', rook: 'r', queen: 'q', king: 'k' }};
+         const at = {{}};
+         for (const piece of document.querySelectorAll('{selector} cg-board piece')) {{
+           const role = [...piece.classList].find(name => letters[name]);
+           at[piece.cgKey] = piece.classList.contains('white') ? letters[role].toUpperCase() : letters[role];
+         }}
+         const ranks = [];
+         for (let rank = 8; rank >= 1; rank--) {{
+           let text = '', empty = 0;
+           for (const file of 'abcdefgh') {{
+             const letter = at[file + rank];
+             if (!letter) {{ empty++; continue; }}
+             if (empty) text += empty;
+             text += letter;
+             empty = 0;
+           }}
+           ranks.push(empty ? text + empty : text);
+         }}
+         return ranks.join('/');"
+    );
+    page.js(&script).await.as_str().unwrap().to_string()
+}
+
+/// Issue 54, "a result panel: who won, as players, how, and the final
+/// position": after 1.Ra8# the result panel holds a small board of the
+/// final position, drawn at its size (the rook on a8 in its top left
+/// corner), also when the panel shows again for a second game.
+#[test]
+fn draws_the_final_position_in_the_result_panel() {
+    run(async {
+        let Some(page) = Page::open(&[]).await else {
+            return;
+        };
+        for game in 0..2 {
+            new_game_from(&page, BACK_RANK_MATE).await;
+            page.wait_for(
+                "return document.getElementById('result').hidden",
+                "no result panel in a new game",
+            )
+            .await;
+            page.click_move("a1", "a8").await;
+            result_panel(&page).await;
+            let fen = page.server_state()["fen"].as_str().unwrap().to_string();
+            let board = fen.split(' ').next().unwrap();
+            assert_eq!(board, "R5k1/5ppp/8/8/8/8/8/6K1");
+            let deadline = Instant::now() + Duration::from_secs(5);
+            loop {
+                let shown = board_shown(&page, "#result-board").await;
+                if shown == board {
+                    break;
+                }
+                assert!(
+                    Instant::now() < deadline,
+                    "game {game}: the result's board shows {shown}"
+                );
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+            let placed = page
+                .js("const b = document.querySelector('#result-board cg-board').getBoundingClientRect();
+                     const rook = [...document.querySelectorAll('#result-board piece')].find(p => p.cgKey === 'a8')
+                       .getBoundingClientRect();
+                     return { width: b.width, height: b.height,
+                              dx: Math.round(rook.left - b.left), dy: Math.round(rook.top - b.top),
+                              rook: Math.round(rook.width) };")
+                .await;
+            let width = placed["width"].as_f64().unwrap();
+            assert!((100.0..=240.0).contains(&width), "game {game}: {placed}");
+            assert_eq!(placed["height"], placed["width"], "game {game}: {placed}");
+            assert_eq!(placed["dx"], 0, "game {game}: {placed}");
+            assert_eq!(placed["dy"], 0, "game {game}: {placed}");
+            assert_eq!(
+                placed["rook"].as_f64().unwrap(),
+                (width / 8.0).round(),
+                "game {game}: {placed}"
+            );
+        }
         page.close().await;
     });
 }

@@ -1075,6 +1075,66 @@ pub fn solve_after(
     })
 }
 
+/// What `refute_after` found below a path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Refutation {
+    /// Whether the attacker still wins within the plies left.
+    pub wins: bool,
+    /// Whether the attacker is to move there (after a switch of theirs).
+    pub attacker_to_move: bool,
+    /// Whether the game is over there (mate, stalemate, a draw by rule).
+    pub over: bool,
+    /// Where the defender is to move and the attacker has no win: the
+    /// defender's first action in the engine's order after which the
+    /// attacker has none within one ply fewer (with no plies left, the
+    /// first action at all).
+    pub reply: Option<Action>,
+}
+
+/// Whether the player to move in `position` (the attacker) still wins
+/// within `plies` plies after `path` (as `solve_after` asks), and if not
+/// and the defender is to move there, the defender's answer that keeps it
+/// so: the refutation of the path's last action. `Ok(None)` when `stop`
+/// is raised first.
+pub fn refute_after(
+    position: &Position,
+    path: &[Action],
+    problem: Problem,
+    plies: u32,
+    stop: &AtomicBool,
+) -> Result<Option<Refutation>, NotInTree> {
+    let mut solver = Solver::new(problem, stop);
+    let node = solver.descend(&Node::root(position.clone()), path, plies)?;
+    let over = !node.position.has_legal_move() || solver.drawn_or_spent(&node, u32::MAX);
+    let Some(wins) = solver.wins(&node, plies) else {
+        return Ok(None);
+    };
+    let mut refutation = Refutation {
+        wins,
+        attacker_to_move: node.attacker,
+        over,
+        reply: None,
+    };
+    if wins || node.attacker || over {
+        return Ok(Some(refutation));
+    }
+    solver.line.push(node.position.key());
+    for (action, child) in solver.actions(&node) {
+        let holds = match plies {
+            0 => true,
+            _ => match solver.wins(&child, plies - 1) {
+                None => return Ok(None),
+                Some(wins) => !wins,
+            },
+        };
+        if holds {
+            refutation.reply = Some(action);
+            break;
+        }
+    }
+    Ok(Some(refutation))
+}
+
 /// Whether some action of `node` wins within `plies`, the actions handed
 /// out in the engine's order to `helpers`, one thread each, the first win
 /// (`found`, the helpers' stop) ending the others' searches.
