@@ -191,7 +191,7 @@ fn inner_switch_line(position: &Position, rule: &str) -> Option<String> {
 
 /// The positions of a game in which one side mostly plays the SSCC search's
 /// depth-2 move and the other random moves: mates, and chains near them, come often.
-fn lopsided_game(rng: &mut SplitMix64, variant: Variant) -> Vec<Position> {
+pub(crate) fn lopsided_game(rng: &mut SplitMix64, variant: Variant) -> Vec<Position> {
     let mut position = Position::startpos();
     let strong = rng.below(2) == 0;
     let mut positions = Vec::new();

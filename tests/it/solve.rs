@@ -18,7 +18,7 @@ use catena::tools::epd;
 use catena_core::board::Position;
 use catena_core::game::{GameState, Rules, SwitchRule, SwitchRun, forms_chain, pgn};
 use catena_core::rng::SplitMix64;
-use catena_engine::solve::{Node, Problem, Solver};
+use catena_engine::solve::{Node, Problem, Solver, Stopped};
 use catena_engine::transposition::TranspositionTable;
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
@@ -121,6 +121,35 @@ fn the_solver_decides_as_the_plain_minimax_within_three_plies() {
     assert!(defences >= 100, "only {defences} with a defender's switch");
 }
 
+/// The engine's score for the player to move in `position` from a search
+/// to `depth` (`go depth {depth}`, or `go mate {mate} depth {depth}`), one
+/// thread, a fresh table.
+fn engine_score(position: &Position, rules: Rules, depth: i32, mate: Option<i32>) -> i32 {
+    let root = Root {
+        position: position.clone(),
+        run: SwitchRun::default(),
+        history: Vec::new(),
+        variant: Variant::Sscc(rules),
+    };
+    let limits = Limits {
+        depth: Some(depth),
+        mate,
+        multipv: 1,
+        threads: 1,
+        ..Limits::default()
+    };
+    threadpool::search(
+        &root,
+        &limits,
+        &Arc::new(TranspositionTable::new(8)),
+        &mut Vec::new(),
+        &Control::default(),
+        Instant::now(),
+        &mut |_| {},
+    )
+    .score
+}
+
 /// Where the engine's own `go mate 3` reports a mate within 5 plies, the
 /// solver proves a win within as many plies (`go mate` stops at the first
 /// mate it proves, which need not be the shortest).
@@ -132,30 +161,8 @@ fn the_solver_agrees_with_the_engines_mates() {
         let text = std::fs::read_to_string(format!("{ROOT}/tests/data/{suite}.epd")).unwrap();
         for line in epd::parse_suite(&text) {
             let position = Position::from_fen(&line.fen).unwrap();
-            let root = Root {
-                position: position.clone(),
-                run: SwitchRun::default(),
-                history: Vec::new(),
-                variant: Variant::Sscc(rules),
-            };
             // `go mate 3 depth 8`: a mate within 3 moves (5 plies), or depth 8.
-            let limits = Limits {
-                depth: Some(8),
-                mate: Some(3),
-                multipv: 1,
-                threads: 1,
-                ..Limits::default()
-            };
-            let result = threadpool::search(
-                &root,
-                &limits,
-                &Arc::new(TranspositionTable::new(8)),
-                &mut Vec::new(),
-                &Control::default(),
-                Instant::now(),
-                &mut |_| {},
-            );
-            let reported = MATE - result.score;
+            let reported = MATE - engine_score(&position, rules, 8, Some(3));
             if !(1..=5).contains(&reported) {
                 continue;
             }
@@ -169,6 +176,236 @@ fn the_solver_agrees_with_the_engines_mates() {
         }
     }
     assert!(mates >= 60, "only {mates} mates reported");
+}
+
+/// The smallest bound in `1..=max_plies` within which the player to move
+/// in `position` is mated, whatever it does (its switches included): the
+/// solver run for the opponent, with the mover, the defender, to move at
+/// the root. `rules` `None` is plain chess; `nodes` bounds the work.
+fn solver_mated_within(
+    position: &Position,
+    rules: Option<Rules>,
+    max_plies: u32,
+    nodes: u64,
+) -> Result<Option<u32>, Stopped> {
+    let stop = AtomicBool::new(false);
+    let problem = Problem {
+        rules,
+        attacker_switches: true,
+    };
+    let node = Node {
+        position: position.clone(),
+        run: SwitchRun::default(),
+        attacker: false,
+    };
+    Solver::new(problem, &stop)
+        .with_node_limit(nodes)
+        .shortest(&node, max_plies)
+}
+
+/// The bound of the escape positions: none is mated within 4 plies.
+const ESCAPE_PLIES: u32 = 6;
+
+/// The line of `tests/data/switch_escapes.epd` for `position` (the mover
+/// to move, not already mated or stalemated) if the mover escapes mate only
+/// by a switch below the root: no move of the root closes a chain, and the
+/// mover is mated within `ESCAPE_PLIES` in plain chess but not under the
+/// default rules (the solver, both ways). A search's root lists its
+/// switches apart from the search below it (`threadpool::root_actions`):
+/// only an escape below the root tries the search's own switches.
+fn switch_escape_line(position: &Position, source: &str) -> Option<String> {
+    let rules = Rules::default();
+    let moves = position.legal_moves();
+    if moves.is_empty() || moves.iter().any(|&mv| forms_chain(position, mv, &rules)) {
+        return None;
+    }
+    let chess = solver_mated_within(position, None, ESCAPE_PLIES, 200_000).ok()??;
+    let sscc = solver_mated_within(position, Some(rules), ESCAPE_PLIES, 2_000_000);
+    (sscc == Ok(None)).then(|| format!("{} ; chess {chess} ; {source}", position.to_fen()))
+}
+
+/// Writes `tests/data/switch_escapes.epd` (its header included) to stdout:
+/// the positions of `switch_escape_line`, from the positions after each
+/// move of the switch and mate suites and from seeded lopsided games
+/// (`search_tree::lopsided_game`, under the default rules). Run with
+/// `cargo test --profile test-opt --test it -- --ignored --nocapture solve::make_switch_escapes`.
+#[test]
+#[ignore = "generator: writes tests/data/switch_escapes.epd (about 30 s)"]
+fn make_switch_escapes() {
+    let mut candidates: Vec<(Position, String)> = Vec::new();
+    for suite in ["switch_wins", "mates", "inner_switches", "runs"] {
+        let text = std::fs::read_to_string(format!("{ROOT}/tests/data/{suite}.epd")).unwrap();
+        for line in epd::parse_suite(&text) {
+            let position = Position::from_fen(&line.fen).unwrap();
+            for mv in position.legal_moves() {
+                let child = position.after(mv);
+                for answer in child.legal_moves() {
+                    candidates.push((child.after(answer), format!("2 plies after {suite}.epd")));
+                }
+                candidates.push((child, format!("after {suite}.epd")));
+            }
+        }
+    }
+    let seeds: Vec<u64> = (0..SEEDS).collect();
+    let games: Vec<(Position, String)> = seeds
+        .par_iter()
+        .flat_map_iter(|&seed| {
+            let mut rng = SplitMix64::new(seed ^ 0xe5ca9e);
+            let variant = Variant::Sscc(Rules::default());
+            crate::search_tree::lopsided_game(&mut rng, variant)
+                .into_iter()
+                .map(move |position| (position, format!("seed {seed}")))
+        })
+        .collect();
+    candidates.extend(games);
+    let games = std::fs::read_to_string(format!("{ROOT}/tests/data/sscc_games.pgn")).unwrap();
+    for record in pgn::read_all(&games).unwrap() {
+        let mut replay = GameState::new(record.game.start().clone(), *record.game.rules());
+        for ply in record.game.plies() {
+            if replay.run() == SwitchRun::default() {
+                candidates.push((replay.position().clone(), "sscc_games.pgn".to_string()));
+            }
+            replay.apply(ply.action()).unwrap();
+        }
+    }
+    eprintln!("{} candidates", candidates.len());
+    let mut lines: Vec<String> = candidates
+        .par_iter()
+        .filter_map(|(position, source)| switch_escape_line(position, source))
+        .collect();
+    lines.sort();
+    lines.dedup_by(|a, b| a.split(';').next() == b.split(';').next());
+    println!(
+        "# Made with `cargo test --profile test-opt --test it -- --ignored --nocapture solve::make_switch_escapes`\n\
+         # from the positions 1 and 2 plies after those of tests/data/{{switch_wins,mates,inner_switches,runs}}.epd,\n\
+         # of the lopsided games (search_tree::lopsided_game, default rules) of seeds 0 to {}\n\
+         # and of tests/data/sscc_games.pgn. The player to move has no chain-closing move, and is mated\n\
+         # within N plies in plain chess (`chess N`, the solver) but not within {ESCAPE_PLIES} plies under\n\
+         # the default rules (the solver): it escapes only by a switch below the root.",
+        SEEDS - 1
+    );
+    for line in lines {
+        println!("{line}");
+    }
+}
+
+/// The lopsided games of `make_switch_escapes`.
+const SEEDS: u64 = 400;
+
+/// The positions of `tests/data/switch_escapes.epd`, with their bounds.
+fn switch_escapes() -> Vec<(Position, u32)> {
+    let text = std::fs::read_to_string(format!("{ROOT}/tests/data/switch_escapes.epd")).unwrap();
+    text.lines()
+        .filter(|line| !line.starts_with('#') && !line.trim().is_empty())
+        .map(|line| {
+            let fields: Vec<&str> = line.split(';').map(str::trim).collect();
+            let mated = fields[1].strip_prefix("chess ").unwrap().parse().unwrap();
+            (Position::from_fen(fields[0]).unwrap(), mated)
+        })
+        .collect()
+}
+
+/// The other direction of `the_solver_agrees_with_the_engines_mates`:
+/// where a search to depth 8 reports the player to move mated within
+/// `ESCAPE_PLIES` plies, the solver proves the opponent's win within as
+/// many (the solver run for the opponent with the mover to move), on the
+/// positions after the first move of the switch and mate suites' wins and
+/// on those of `tests/data/switch_escapes.epd`, whose only escapes are
+/// switches below the root: a main search that forgets the switches of its
+/// check evasions reports a mate on 28 of them that the solver refutes.
+#[test]
+fn the_solver_agrees_with_the_engines_mated_scores() {
+    let rules = Rules::default();
+    let mut positions: Vec<(Position, bool)> = Vec::new();
+    for suite in ["switch_wins", "mates", "inner_switches"] {
+        let text = std::fs::read_to_string(format!("{ROOT}/tests/data/{suite}.epd")).unwrap();
+        for line in epd::parse_suite(&text) {
+            let position = Position::from_fen(&line.fen).unwrap();
+            let Some(first) = solver_winning_first(&position, rules) else {
+                continue;
+            };
+            positions.push((position.after(first), false));
+        }
+    }
+    let escapes = switch_escapes();
+    positions.extend(escapes.iter().map(|(position, _)| (position.clone(), true)));
+    let outcomes: Vec<(bool, bool, Option<String>)> = positions
+        .par_iter()
+        .map(|(position, escape)| {
+            let reported = MATE + engine_score(position, rules, 8, None);
+            let mated = (1..=ESCAPE_PLIES as i32).contains(&reported);
+            let wrong = if mated {
+                let solved = solver_mated_within(position, Some(rules), reported as u32, u64::MAX)
+                    .expect("never stopped");
+                (solved.is_none()).then(|| {
+                    format!("{position}: the engine is mated in {reported} plies, the solver says {solved:?}")
+                })
+            } else {
+                None
+            };
+            (mated, *escape, wrong)
+        })
+        .collect();
+    let wrong: Vec<&String> = outcomes.iter().filter_map(|o| o.2.as_ref()).collect();
+    let mated = outcomes.iter().filter(|o| o.0).count();
+    let escaped = outcomes.iter().filter(|o| o.1 && !o.0).count();
+    println!(
+        "{} positions, {mated} reported mated, {escaped} of {} escapes not reported mated",
+        positions.len(),
+        escapes.len()
+    );
+    assert!(wrong.is_empty(), "{wrong:#?}");
+    assert!(mated >= 40, "only {mated} reported mated");
+    assert!(
+        escapes.len() >= 60,
+        "only {} escape positions",
+        escapes.len()
+    );
+}
+
+/// The escape positions are what their file says: no chain-closing move at
+/// the root, not mated within `ESCAPE_PLIES` (the solver), mated within
+/// `ESCAPE_PLIES` in plain chess.
+#[test]
+fn the_switch_escapes_escape_only_by_switching() {
+    let rules = Rules::default();
+    for (position, _) in switch_escapes() {
+        assert!(
+            !position
+                .legal_moves()
+                .iter()
+                .any(|&mv| forms_chain(&position, mv, &rules)),
+            "{position}"
+        );
+        assert_eq!(
+            solver_mated_within(&position, Some(Rules::default()), ESCAPE_PLIES, u64::MAX),
+            Ok(None),
+            "{position}"
+        );
+        assert!(
+            solver_mated_within(&position, None, ESCAPE_PLIES, u64::MAX)
+                .unwrap()
+                .is_some(),
+            "{position}"
+        );
+    }
+}
+
+/// The first action of the shortest win within 5 plies of the player to
+/// move in `position`, if it has one and it is a stay.
+fn solver_winning_first(position: &Position, rules: Rules) -> Option<catena_core::board::Move> {
+    let plies = solver_shortest(position, SwitchRun::default(), rules, 5)?;
+    let stop = AtomicBool::new(false);
+    let problem = Problem {
+        rules: Some(rules),
+        attacker_switches: true,
+    };
+    let first =
+        Solver::new(problem, &stop).winning_actions(&Node::root(position.clone()), plies)?;
+    first
+        .into_iter()
+        .find(|action| !action.switch)
+        .map(|action| action.mv)
 }
 
 fn catena(args: &[&str]) -> std::process::Output {
