@@ -9,6 +9,7 @@ pub mod history;
 pub mod memory;
 pub mod movepick;
 pub mod options;
+pub mod proof_table;
 mod quote;
 pub mod runs;
 pub mod score;

@@ -7,18 +7,16 @@
 
 /// `len` copies of `value`, in memory advised for huge pages.
 pub fn large_vec<T: Clone>(len: usize, value: T) -> Vec<T> {
-    let mut vec = Vec::with_capacity(len);
-    advise_huge_pages(&vec);
-    vec.resize(len, value);
-    vec
+    large_vec_with(len, || value.clone())
 }
 
-/// `vec` grown to `len` with copies of `value`, its new memory advised for
-/// huge pages before it is filled.
-pub fn grow_large_vec<T: Clone>(vec: &mut Vec<T>, len: usize, value: T) {
-    vec.reserve_exact(len.saturating_sub(vec.len()));
-    advise_huge_pages(vec);
-    vec.resize(len, value);
+/// `len` values made by `make`, in memory advised for huge pages before
+/// it is filled.
+pub fn large_vec_with<T>(len: usize, make: impl FnMut() -> T) -> Vec<T> {
+    let mut vec = Vec::with_capacity(len);
+    advise_huge_pages(&vec);
+    vec.resize_with(len, make);
+    vec
 }
 
 /// Asks the system to back the whole 2 MB pages of `vec`'s buffer with
@@ -57,13 +55,19 @@ mod tests {
 
     #[test]
     fn large_vectors_hold_what_they_are_given() {
-        let mut vec = large_vec(3 << 20, 7u8);
+        let vec = large_vec(3 << 20, 7u8);
         assert_eq!(vec.len(), 3 << 20);
         assert!(vec.iter().all(|&byte| byte == 7));
-        vec[5] = 1;
-        grow_large_vec(&mut vec, 5 << 20, 9u8);
-        assert_eq!(vec.len(), 5 << 20);
-        assert_eq!((vec[5], vec[6], vec[(3 << 20) - 1]), (1, 7, 7));
-        assert!(vec[3 << 20..].iter().all(|&byte| byte == 9));
+        let mut next = 0u32;
+        let counted = large_vec_with(5 << 20, || {
+            next += 1;
+            next
+        });
+        assert!(
+            counted
+                .iter()
+                .enumerate()
+                .all(|(index, &n)| n == index as u32 + 1)
+        );
     }
 }

@@ -27,13 +27,15 @@
 //! see: an entry is then reused only where the same repetitions are
 //! possible, which is sound, at the price of fewer transpositions.
 
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use arrayvec::ArrayVec;
 
 use crate::history::Histories;
-use crate::memory::{grow_large_vec, large_vec};
+use crate::memory::large_vec;
 use crate::movepick::{MovePicker, OrderingHints, Switches};
+use crate::proof_table::{Entry, ProofTable};
 use catena_core::board::{Move, MoveKind, Piece, Position, Square};
 use catena_core::game::{Action, ChainTest, Rules, SwitchRun};
 use catena_core::rng::SplitMix64;
@@ -120,10 +122,11 @@ struct Child {
     numbers: Numbers,
 }
 
-/// The df-pn search with its table; one per thread.
+/// The df-pn search; one per thread, the threads of one solve sharing
+/// their table.
 pub struct Solver<'a> {
     problem: Problem,
-    table: Table,
+    table: Arc<ProofTable>,
     listings: Listings,
     histories: Box<Histories>,
     /// The children of the nodes on the line, each node's after its parent's.
@@ -142,7 +145,7 @@ impl<'a> Solver<'a> {
     pub fn new(problem: Problem, stop: &'a AtomicBool) -> Solver<'a> {
         Solver {
             problem,
-            table: Table::new(MAX_BUCKETS),
+            table: Arc::new(ProofTable::new(MAX_BUCKETS)),
             listings: Listings::new(),
             histories: Box::default(),
             children: Vec::new(),
@@ -152,6 +155,13 @@ impl<'a> Solver<'a> {
             node_limit: u64::MAX,
             stop,
         }
+    }
+
+    /// The solver, with `other`'s table instead of its own: what either
+    /// proves, the other knows.
+    pub fn sharing_table_of(mut self, other: &Solver) -> Solver<'a> {
+        self.table = Arc::clone(&other.table);
+        self
     }
 
     /// The solver, giving up after `nodes` nodes (counted over all its searches).
@@ -184,7 +194,7 @@ impl<'a> Solver<'a> {
                 disproof: INFINITE,
             },
         );
-        self.table.store(key, numbers, self.nodes - before);
+        self.store(key, numbers, self.nodes - before);
         if self.stopped() && !numbers.settled() {
             return None;
         }
@@ -257,6 +267,15 @@ impl<'a> Solver<'a> {
         }
         self.line.truncate(depth);
         Some(line)
+    }
+
+    /// Keeps a node's numbers, whose search took `work` nodes, in the table.
+    fn store(&self, key: u64, numbers: Numbers, work: u64) {
+        let entry = Entry {
+            proof: compact(numbers.proof),
+            disproof: compact(numbers.disproof),
+        };
+        self.table.store(key, entry, work);
     }
 
     /// The part of a node's table key that holds the positions since the
@@ -412,8 +431,11 @@ impl<'a> Solver<'a> {
         }
         // The table's answers, once every bucket is on its way to the cache.
         for child in &mut self.children[start..] {
-            if let Some(numbers) = self.table.get(child.key) {
-                child.numbers = numbers;
+            if let Some(entry) = self.table.get(child.key) {
+                child.numbers = Numbers {
+                    proof: expand_number(entry.proof),
+                    disproof: expand_number(entry.disproof),
+                };
             }
         }
         self.children.len() - start
@@ -474,7 +496,7 @@ impl<'a> Solver<'a> {
             let child_node = self.child(node, child.action, switches);
             let before = self.nodes;
             let result = self.prove(&child_node, plies - 1, child_threshold);
-            self.table.store(child.key, result, self.nodes - before);
+            self.store(child.key, result, self.nodes - before);
             self.children[start + best].numbers = result;
         };
         self.children.truncate(start);
@@ -647,9 +669,6 @@ fn halfmove_clock_after(position: &Position, mv: Move) -> u16 {
     }
 }
 
-/// Entries that share a bucket, one cache line.
-const BUCKET: usize = 3;
-
 /// A number as the table keeps it: `u32::MAX` for infinite, larger finite
 /// numbers (never met in practice) capped just below it.
 #[inline]
@@ -667,142 +686,6 @@ fn expand_number(number: u32) -> u64 {
         INFINITE
     } else {
         u64::from(number)
-    }
-}
-
-/// Three entries in one cache line: each a node's key and numbers, and the
-/// nodes its last search took (what the replacement rule keeps). No node
-/// has both numbers 0: an entry so is free.
-#[derive(Clone, Copy, Default)]
-#[repr(C, align(64))]
-struct Bucket {
-    keys: [u64; BUCKET],
-    proof: [u32; BUCKET],
-    disproof: [u32; BUCKET],
-    work: [u32; BUCKET],
-}
-
-impl Bucket {
-    fn is_free(&self, slot: usize) -> bool {
-        self.proof[slot] == 0 && self.disproof[slot] == 0
-    }
-
-    fn find(&self, key: u64) -> Option<usize> {
-        (0..BUCKET).find(|&slot| self.keys[slot] == key && !self.is_free(slot))
-    }
-}
-
-/// The table starts with this many buckets and doubles when a bucket is
-/// full and a quarter of the entries are used, up to `MAX_BUCKETS`; else a new
-/// entry replaces the one of its bucket whose search took the fewest nodes.
-const FIRST_BUCKETS: usize = 1 << 10;
-
-/// The proof-number table.
-struct Table {
-    buckets: Vec<Bucket>,
-    /// Entries in use.
-    used: usize,
-    max_buckets: usize,
-}
-
-impl Table {
-    fn new(max_buckets: usize) -> Table {
-        Table {
-            buckets: large_vec(FIRST_BUCKETS.min(max_buckets), Bucket::default()),
-            used: 0,
-            max_buckets,
-        }
-    }
-
-    #[inline]
-    fn index(&self, key: u64) -> usize {
-        // Multiplied, so that keys differing only in low bits spread too.
-        let hash = key.wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        (hash >> 32) as usize & (self.buckets.len() - 1)
-    }
-
-    /// Asks the processor for `key`'s bucket, to be read a little later.
-    #[inline]
-    fn prefetch(&self, key: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-            let bucket = std::ptr::from_ref(&self.buckets[self.index(key)]).cast::<i8>();
-            // SAFETY: a prefetch is only a hint; it never faults, and the
-            // address lies inside the table anyway.
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(bucket) };
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
-    }
-
-    #[inline]
-    fn get(&self, key: u64) -> Option<Numbers> {
-        let bucket = &self.buckets[self.index(key)];
-        bucket.find(key).map(|slot| Numbers {
-            proof: expand_number(bucket.proof[slot]),
-            disproof: expand_number(bucket.disproof[slot]),
-        })
-    }
-
-    fn store(&mut self, key: u64, numbers: Numbers, work: u64) {
-        let (proof, disproof) = (compact(numbers.proof), compact(numbers.disproof));
-        let work = work.min(u64::from(u32::MAX)) as u32;
-        loop {
-            let index = self.index(key);
-            // Below a quarter full, a full bucket is bad luck: replace in it.
-            let full = self.buckets.len() >= self.max_buckets
-                || self.used * 4 < self.buckets.len() * BUCKET;
-            let bucket = &mut self.buckets[index];
-            let slot = bucket.find(key).or_else(|| {
-                let free = (0..BUCKET).find(|&slot| bucket.is_free(slot));
-                self.used += usize::from(free.is_some());
-                free
-            });
-            let slot = match slot {
-                Some(slot) => slot,
-                None if !full => {
-                    self.grow();
-                    continue;
-                }
-                None => (0..BUCKET)
-                    .min_by_key(|&slot| bucket.work[slot])
-                    .unwrap_or(0),
-            };
-            let bucket = &mut self.buckets[index];
-            bucket.keys[slot] = key;
-            bucket.proof[slot] = proof;
-            bucket.disproof[slot] = disproof;
-            bucket.work[slot] = work;
-            return;
-        }
-    }
-
-    /// Twice the buckets, each entry moved to its new bucket (the one it
-    /// was in, or the one a bucket count further on).
-    fn grow(&mut self) {
-        let count = self.buckets.len();
-        grow_large_vec(&mut self.buckets, count * 2, Bucket::default());
-        for index in 0..count {
-            let old = self.buckets[index];
-            let mut kept = Bucket::default();
-            let mut moved = Bucket::default();
-            let (mut kept_slots, mut moved_slots) = (0, 0);
-            for slot in (0..BUCKET).filter(|&slot| !old.is_free(slot)) {
-                let (target, next) = if self.index(old.keys[slot]) == index {
-                    (&mut kept, &mut kept_slots)
-                } else {
-                    (&mut moved, &mut moved_slots)
-                };
-                target.keys[*next] = old.keys[slot];
-                target.proof[*next] = old.proof[slot];
-                target.disproof[*next] = old.disproof[slot];
-                target.work[*next] = old.work[slot];
-                *next += 1;
-            }
-            self.buckets[index] = kept;
-            self.buckets[index + count] = moved;
-        }
     }
 }
 
@@ -1044,13 +927,14 @@ pub fn solve_after(
             nodes: 1,
         });
     }
-    // Each helper keeps its table from one root action to the next and
-    // from one bound to the next, as the one solver does.
+    // The helpers share the solver's table, which they keep from one root
+    // action to the next and from one bound to the next, as the one solver
+    // does; the line is then read from what they proved.
     let found = AtomicBool::new(false);
     let mut helpers: Vec<Solver> = (0..threads)
         .filter(|_| threads > 1)
         .map(|_| {
-            let mut helper = Solver::new(problem, &found);
+            let mut helper = Solver::new(problem, &found).sharing_table_of(&solver);
             helper.line.clone_from(&solver.line);
             helper
         })
@@ -1183,48 +1067,5 @@ mod tests {
                 );
             }
         }
-    }
-
-    /// Entries survive the table's growth, and a full table replaces
-    /// the entry whose search took the fewest nodes.
-    #[test]
-    fn solve_table_keeps_entries_as_it_grows_and_replaces_the_cheapest() {
-        let mut table = Table::new(1 << 16);
-        let mut random = SplitMix64::new(7);
-        let keys: Vec<u64> = (0..20_000).map(|_| random.next_u64()).collect();
-        for (index, &key) in keys.iter().enumerate() {
-            let number = index as u64 + 1;
-            table.store(
-                key,
-                Numbers {
-                    proof: number,
-                    disproof: INFINITE,
-                },
-                1,
-            );
-        }
-        assert!(table.buckets.len() > FIRST_BUCKETS);
-        let kept = keys
-            .iter()
-            .enumerate()
-            .filter(|&(index, &key)| {
-                table.get(key).is_some_and(|numbers| {
-                    numbers.proof == index as u64 + 1 && numbers.disproof == INFINITE
-                })
-            })
-            .count();
-        // Replacement only in buckets that were full before a quarter of
-        // the table was.
-        assert!(kept > 19_500, "{kept} of 20000 kept");
-
-        let mut small = Table::new(1);
-        let same_bucket: Vec<u64> = (0..4).map(|k| k << 40).collect();
-        for (work, &key) in [5, 1, 9].iter().zip(&same_bucket) {
-            small.store(key, Numbers::PROVED, *work);
-        }
-        small.store(same_bucket[3], Numbers::DISPROVED, 3);
-        assert_eq!(small.get(same_bucket[1]), None);
-        assert_eq!(small.get(same_bucket[3]), Some(Numbers::DISPROVED));
-        assert_eq!(small.get(same_bucket[0]), Some(Numbers::PROVED));
     }
 }
