@@ -5,11 +5,6 @@
 //! `madvise` mode, the common default) when it is first touched; so the
 //! memory is advised before it is filled.
 
-/// `len` copies of `value`, in memory advised for huge pages.
-pub fn large_vec<T: Clone>(len: usize, value: T) -> Vec<T> {
-    large_vec_with(len, || value.clone())
-}
-
 /// `len` values made by `make`, in memory advised for huge pages before
 /// it is filled.
 pub fn large_vec_with<T>(len: usize, make: impl FnMut() -> T) -> Vec<T> {
@@ -55,9 +50,6 @@ mod tests {
 
     #[test]
     fn large_vectors_hold_what_they_are_given() {
-        let vec = large_vec(3 << 20, 7u8);
-        assert_eq!(vec.len(), 3 << 20);
-        assert!(vec.iter().all(|&byte| byte == 7));
         let mut next = 0u32;
         let counted = large_vec_with(5 << 20, || {
             next += 1;

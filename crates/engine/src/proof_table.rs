@@ -1,26 +1,19 @@
 //! The solver's table of proof and disproof numbers, shared by its threads.
 //!
-//! Each bucket is one cache line holding three entries and a sequence
-//! number, written under the sequence as a seqlock: a writer makes it odd,
-//! writes, and makes it even again; a reader copies the bucket and keeps
-//! the copy only if the sequence was even and unchanged around it. So a
-//! reader never sees half of one entry and half of another, which would
-//! hand a node another node's proof. Entries are only a cache: an entry
-//! lost (replaced, or written into a bucket already moved by a growth) is
-//! searched again, never wrong.
+//! Each bucket is one cache line holding three entries under a seqlock
+//! (`crate::seqlock`), so that no thread reads one node's key with
+//! another's numbers. Entries are only a cache: an entry lost (replaced,
+//! or written into a size already copied by a growth) is searched again,
+//! never wrong.
 //!
 //! The table starts small and doubles while the search fills it: a short
-//! solve touches little memory, and memory first touched is slow to get
-//! (the system clears every page it hands out). A growth copies every
-//! bucket into a table twice the size and publishes it; threads still
-//! working in the old one go on there until their next access. The old
-//! tables are kept until the whole table is dropped, since a thread may
-//! still be reading one.
+//! solve touches little memory, and memory touched for the first time is
+//! slow to get (the system clears every page it hands out).
 
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicPtr, AtomicU32, AtomicU64, AtomicUsize, Ordering, fence};
+use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering};
 
 use crate::memory::large_vec_with;
+use crate::seqlock::{Sequence, Sizes};
 
 /// Entries that share a bucket, one cache line.
 const BUCKET: usize = 3;
@@ -48,7 +41,7 @@ struct Bucket {
     proof: [AtomicU32; BUCKET],
     disproof: [AtomicU32; BUCKET],
     work: [AtomicU32; BUCKET],
-    sequence: AtomicU32,
+    sequence: Sequence,
 }
 
 /// A bucket as read: plain numbers.
@@ -71,19 +64,9 @@ impl Snapshot {
 }
 
 impl Bucket {
-    /// A consistent copy, waiting out a writer.
+    /// A consistent copy.
     fn read(&self) -> Snapshot {
-        loop {
-            let before = self.sequence.load(Ordering::Acquire);
-            if before & 1 == 0 {
-                let snapshot = self.copy();
-                fence(Ordering::Acquire);
-                if self.sequence.load(Ordering::Relaxed) == before {
-                    return snapshot;
-                }
-            }
-            std::hint::spin_loop();
-        }
+        self.sequence.read_waiting(|| self.copy())
     }
 
     fn copy(&self) -> Snapshot {
@@ -97,37 +80,6 @@ impl Bucket {
         snapshot
     }
 
-    /// Runs `write` with the bucket to itself; returns its result.
-    fn write<R>(
-        &self,
-        write: impl FnOnce(&Snapshot) -> (R, Option<(usize, u64, Entry, u32)>),
-    ) -> R {
-        let mut sequence = self.sequence.load(Ordering::Relaxed);
-        loop {
-            if sequence & 1 == 0 {
-                match self.sequence.compare_exchange_weak(
-                    sequence,
-                    sequence + 1,
-                    Ordering::Acquire,
-                    Ordering::Relaxed,
-                ) {
-                    Ok(_) => break,
-                    Err(now) => sequence = now,
-                }
-            } else {
-                std::hint::spin_loop();
-                sequence = self.sequence.load(Ordering::Relaxed);
-            }
-        }
-        fence(Ordering::Release);
-        let (result, change) = write(&self.copy());
-        if let Some((slot, key, entry, work)) = change {
-            self.set(slot, key, entry, work);
-        }
-        self.sequence.store(sequence + 2, Ordering::Release);
-        result
-    }
-
     fn set(&self, slot: usize, key: u64, entry: Entry, work: u32) {
         self.keys[slot].store(key, Ordering::Relaxed);
         self.proof[slot].store(entry.proof, Ordering::Relaxed);
@@ -136,33 +88,18 @@ impl Bucket {
     }
 }
 
-/// One size of the table.
-struct Buckets(Box<[Bucket]>);
-
-impl Buckets {
-    fn new(count: usize) -> Buckets {
-        Buckets(large_vec_with(count, Bucket::default).into_boxed_slice())
-    }
-
-    #[inline]
-    fn of(&self, key: u64) -> &Bucket {
-        // Multiplied, so that keys differing only in low bits spread too.
-        let hash = key.wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        &self.0[(hash >> 32) as usize & (self.0.len() - 1)]
-    }
+/// `key`'s bucket among `buckets`, a power of two of them.
+#[inline]
+fn bucket_of(buckets: &[Bucket], key: u64) -> usize {
+    // Multiplied, so that keys differing only in low bits spread too.
+    let hash = key.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    (hash >> 32) as usize & (buckets.len() - 1)
 }
 
 /// The proof-number table.
 pub struct ProofTable {
-    /// The newest size; points into `sizes`.
-    current: AtomicPtr<Buckets>,
-    /// Every size made so far, the newest last; the growth's lock.
-    #[allow(
-        clippy::vec_box,
-        reason = "`current` points into the boxes, which must stay put as the vector grows"
-    )]
-    sizes: Mutex<Vec<Box<Buckets>>>,
-    /// Entries in use (about: entries written into a bucket already moved
+    buckets: Sizes<Bucket>,
+    /// Entries in use (about: entries written into a size already copied
     /// count too).
     used: AtomicUsize,
     max_buckets: usize,
@@ -172,26 +109,18 @@ impl ProofTable {
     /// A table of `FIRST_BUCKETS` buckets (fewer if `max_buckets` is
     /// smaller) that grows up to `max_buckets`, a power of two.
     pub fn new(max_buckets: usize) -> ProofTable {
-        let mut first = Box::new(Buckets::new(FIRST_BUCKETS.min(max_buckets)));
+        let first = FIRST_BUCKETS.min(max_buckets);
         ProofTable {
-            current: AtomicPtr::new(&raw mut *first),
-            sizes: Mutex::new(vec![first]),
+            buckets: Sizes::new(large_vec_with(first, Bucket::default).into_boxed_slice()),
             used: AtomicUsize::new(0),
             max_buckets,
         }
     }
 
     #[inline]
-    fn buckets(&self) -> &Buckets {
-        // SAFETY: `current` always points to a `Buckets` owned by `sizes`,
-        // which never drops one before the table itself is dropped.
-        unsafe { &*self.current.load(Ordering::Acquire) }
-    }
-
-    /// The number of buckets now.
-    #[cfg(test)]
-    fn bucket_count(&self) -> usize {
-        self.buckets().0.len()
+    fn bucket(&self, key: u64) -> &Bucket {
+        let buckets = self.buckets.current();
+        &buckets[bucket_of(buckets, key)]
     }
 
     /// Asks the processor for `key`'s bucket, to be read a little later.
@@ -200,7 +129,7 @@ impl ProofTable {
         #[cfg(target_arch = "x86_64")]
         {
             use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-            let bucket = std::ptr::from_ref(self.buckets().of(key)).cast::<i8>();
+            let bucket = std::ptr::from_ref(self.bucket(key)).cast::<i8>();
             // SAFETY: a prefetch is only a hint; it never faults, and the
             // address lies inside the table anyway.
             unsafe { _mm_prefetch::<_MM_HINT_T0>(bucket) };
@@ -211,7 +140,7 @@ impl ProofTable {
 
     #[inline]
     pub fn get(&self, key: u64) -> Option<Entry> {
-        let snapshot = self.buckets().of(key).read();
+        let snapshot = self.bucket(key).read();
         snapshot.find(key).map(|slot| Entry {
             proof: snapshot.proof[slot],
             disproof: snapshot.disproof[slot],
@@ -222,14 +151,16 @@ impl ProofTable {
     pub fn store(&self, key: u64, entry: Entry, work: u64) {
         let work = work.min(u64::from(u32::MAX)) as u32;
         loop {
-            let buckets = self.buckets();
+            let buckets = self.buckets.current();
             // Below a quarter full, a full bucket is bad luck: replace in it.
-            let count = buckets.0.len();
+            let count = buckets.len();
             let full =
                 count >= self.max_buckets || self.used.load(Ordering::Relaxed) * 4 < count * BUCKET;
-            let stored = buckets.of(key).write(|bucket| {
-                let slot = bucket.find(key).or_else(|| {
-                    let free = (0..BUCKET).find(|&slot| bucket.is_free(slot));
+            let bucket = &buckets[bucket_of(buckets, key)];
+            let stored = bucket.sequence.write(|| {
+                let snapshot = bucket.copy();
+                let slot = snapshot.find(key).or_else(|| {
+                    let free = (0..BUCKET).find(|&slot| snapshot.is_free(slot));
                     if free.is_some() {
                         self.used.fetch_add(1, Ordering::Relaxed);
                     }
@@ -237,55 +168,45 @@ impl ProofTable {
                 });
                 let slot = match slot {
                     Some(slot) => slot,
-                    None if !full => return (false, None),
+                    None if !full => return false,
                     None => (0..BUCKET)
-                        .min_by_key(|&slot| bucket.work[slot])
+                        .min_by_key(|&slot| snapshot.work[slot])
                         .unwrap_or(0),
                 };
-                (true, Some((slot, key, entry, work)))
+                bucket.set(slot, key, entry, work);
+                true
             });
             if stored {
                 return;
             }
-            self.grow(count);
+            self.buckets.grow(count, |old| {
+                // Each entry to its bucket in the new size: the one it was
+                // in, or the one `count` further on.
+                let larger = large_vec_with(count * 2, Bucket::default);
+                for (index, bucket) in old.iter().enumerate() {
+                    let bucket = bucket.read();
+                    let mut next = [0, 0];
+                    for slot in (0..BUCKET).filter(|&slot| !bucket.is_free(slot)) {
+                        let key = bucket.keys[slot];
+                        let target = bucket_of(&larger, key);
+                        let half = usize::from(target != index);
+                        let entry = Entry {
+                            proof: bucket.proof[slot],
+                            disproof: bucket.disproof[slot],
+                        };
+                        larger[target].set(next[half], key, entry, bucket.work[slot]);
+                        next[half] += 1;
+                    }
+                }
+                larger.into_boxed_slice()
+            });
         }
     }
 
-    /// Twice the buckets, if the table still has `count`: each entry
-    /// copied to its bucket in the new size (the one it was in, or the one
-    /// `count` further on).
-    fn grow(&self, count: usize) {
-        let mut sizes = self
-            .sizes
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
-        let old = sizes.last().expect("the table has a size");
-        if old.0.len() != count {
-            // Another thread grew it meanwhile.
-            return;
-        }
-        let mut larger = Box::new(Buckets::new(count * 2));
-        for index in 0..count {
-            let bucket = old.0[index].read();
-            let mut next = [0, 0];
-            for slot in (0..BUCKET).filter(|&slot| !bucket.is_free(slot)) {
-                let key = bucket.keys[slot];
-                let target = larger.of(key);
-                let half = usize::from(!std::ptr::eq(target, &raw const larger.0[index]));
-                target.set(
-                    next[half],
-                    key,
-                    Entry {
-                        proof: bucket.proof[slot],
-                        disproof: bucket.disproof[slot],
-                    },
-                    bucket.work[slot],
-                );
-                next[half] += 1;
-            }
-        }
-        self.current.store(&raw mut *larger, Ordering::Release);
-        sizes.push(larger);
+    /// The number of buckets now.
+    #[cfg(test)]
+    fn bucket_count(&self) -> usize {
+        self.buckets.current().len()
     }
 }
 

@@ -30,13 +30,11 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
-use arrayvec::ArrayVec;
-
 use crate::history::Histories;
-use crate::memory::large_vec;
+use crate::listings::{Actions, Listed, Listings};
 use crate::movepick::{MovePicker, OrderingHints, Switches};
 use crate::proof_table::{Entry, ProofTable};
-use catena_core::board::{Move, MoveKind, Piece, Position, Square};
+use catena_core::board::{Move, MoveKind, Piece, Position};
 use catena_core::game::{Action, ChainTest, Rules, SwitchRun};
 use catena_core::rng::SplitMix64;
 
@@ -127,7 +125,9 @@ struct Child {
 pub struct Solver<'a> {
     problem: Problem,
     table: Arc<ProofTable>,
-    listings: Listings,
+    listings: Arc<Listings>,
+    /// Visits to the listings not yet counted in them.
+    visits: u64,
     histories: Box<Histories>,
     /// The children of the nodes on the line, each node's after its parent's.
     children: Vec<Child>,
@@ -146,7 +146,8 @@ impl<'a> Solver<'a> {
         Solver {
             problem,
             table: Arc::new(ProofTable::new(MAX_BUCKETS)),
-            listings: Listings::new(),
+            listings: Arc::default(),
+            visits: 0,
             histories: Box::default(),
             children: Vec::new(),
             line: Vec::new(),
@@ -157,10 +158,11 @@ impl<'a> Solver<'a> {
         }
     }
 
-    /// The solver, with `other`'s table instead of its own: what either
-    /// proves, the other knows.
-    pub fn sharing_table_of(mut self, other: &Solver) -> Solver<'a> {
+    /// The solver, with `other`'s table and listings instead of its own:
+    /// what either proves or lists, the other knows.
+    pub fn sharing_tables_of(mut self, other: &Solver) -> Solver<'a> {
         self.table = Arc::clone(&other.table);
+        self.listings = Arc::clone(&other.listings);
         self
     }
 
@@ -361,10 +363,14 @@ impl<'a> Solver<'a> {
             } else {
                 0
             };
-        let mut listed: ArrayVec<Listed, 512> = ArrayVec::new();
-        if let Some(actions) = self.listings.get(listing_key) {
-            listed.extend(actions.iter().copied());
-        } else {
+        // The visits are counted in the shared listings a batch at a time.
+        self.visits += 1;
+        if self.visits == LISTING_VISITS {
+            self.listings.visited(self.visits);
+            self.visits = 0;
+        }
+        let mut listed = Actions::new();
+        if !self.listings.get(listing_key, &mut listed) {
             let hints = OrderingHints::plain(&self.histories);
             let mut picker = MovePicker::default();
             picker.add_all(
@@ -645,6 +651,9 @@ impl<'a> Solver<'a> {
     }
 }
 
+/// Visits a solver counts before it adds them to the shared listings.
+const LISTING_VISITS: u64 = 256;
+
 /// Tells apart the listings of a node that may switch and one that may not.
 const LISTING_SWITCHES: u64 = 0x6c69_7374_696e_6773;
 
@@ -686,90 +695,6 @@ fn expand_number(number: u32) -> u64 {
         INFINITE
     } else {
         u64::from(number)
-    }
-}
-
-/// A node's action as the listing cache keeps it, with whether its move
-/// gives check.
-#[derive(Clone, Copy)]
-struct Listed {
-    action: Action,
-    check: bool,
-}
-
-/// The most actions a cached listing holds; a node with more is listed anew
-/// at every visit.
-const LISTED: usize = 62;
-
-/// The actions of one node in the engine's order: df-pn comes back to a
-/// node many times, and listing its actions (generating the moves, ordering
-/// them, testing each for a chain) costs more than all the rest of a visit.
-#[derive(Clone, Copy)]
-struct Listing {
-    key: u64,
-    /// 0 for a free entry: a node without actions is never cached.
-    len: u16,
-    actions: [Listed; LISTED],
-}
-
-const FREE_LISTING: Listing = Listing {
-    key: 0,
-    len: 0,
-    actions: [Listed {
-        action: Action {
-            mv: Move::new(Square::new(0, 0), Square::new(0, 0), MoveKind::Normal),
-            switch: false,
-        },
-        check: false,
-    }; LISTED],
-};
-
-/// Listings by the node's board and whether it may switch, one per slot,
-/// the newest kept: it starts small and doubles as the visits grow, up to
-/// `MAX_LISTINGS`.
-struct Listings {
-    entries: Vec<Listing>,
-    visits: u64,
-}
-
-const FIRST_LISTINGS: usize = 1 << 8;
-const MAX_LISTINGS: usize = 1 << 18;
-
-impl Listings {
-    fn new() -> Listings {
-        Listings {
-            entries: large_vec(FIRST_LISTINGS, FREE_LISTING),
-            visits: 0,
-        }
-    }
-
-    fn index(&self, key: u64) -> usize {
-        (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 40) as usize & (self.entries.len() - 1)
-    }
-
-    fn get(&mut self, key: u64) -> Option<&[Listed]> {
-        self.visits += 1;
-        if self.visits > 2 * self.entries.len() as u64 && self.entries.len() < MAX_LISTINGS {
-            let larger = large_vec(self.entries.len() * 4, FREE_LISTING);
-            let old = std::mem::replace(&mut self.entries, larger);
-            for listing in old.iter().filter(|listing| listing.len > 0) {
-                let index = self.index(listing.key);
-                self.entries[index] = *listing;
-            }
-        }
-        let entry = &self.entries[self.index(key)];
-        (entry.len > 0 && entry.key == key).then(|| &entry.actions[..usize::from(entry.len)])
-    }
-
-    fn store(&mut self, key: u64, actions: &[Listed]) {
-        if actions.is_empty() || actions.len() > LISTED {
-            return;
-        }
-        let index = self.index(key);
-        let entry = &mut self.entries[index];
-        entry.key = key;
-        entry.len = actions.len() as u16;
-        entry.actions[..actions.len()].copy_from_slice(actions);
     }
 }
 
@@ -934,7 +859,7 @@ pub fn solve_after(
     let mut helpers: Vec<Solver> = (0..threads)
         .filter(|_| threads > 1)
         .map(|_| {
-            let mut helper = Solver::new(problem, &found).sharing_table_of(&solver);
+            let mut helper = Solver::new(problem, &found).sharing_tables_of(&solver);
             helper.line.clone_from(&solver.line);
             helper
         })

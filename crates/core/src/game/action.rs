@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use crate::board::{Move, MoveKind, MoveParseError, Piece, Position};
+use crate::board::{Move, MoveKind, MoveParseError, Piece, Position, Square};
 
 /// One step of the game tree: a board move plus the switch choice after it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -52,6 +52,23 @@ impl Action {
             | kind << 12
             | if self.switch { Action::SWITCH_BIT } else { 0 }
     }
+
+    /// The action `pack` gave `bits` for.
+    pub fn unpack(bits: u16) -> Action {
+        let square = |shift: u16| Square::from_index(usize::from(bits >> shift & 63));
+        let kind = match bits >> 12 & 7 {
+            1 => MoveKind::EnPassant,
+            2 => MoveKind::Castle,
+            promotion @ 4..=7 => {
+                MoveKind::Promotion(Piece::ALL[usize::from(promotion) - 4 + Piece::Knight.index()])
+            }
+            _ => MoveKind::Normal,
+        };
+        Action {
+            mv: Move::new(square(0), square(6), kind),
+            switch: bits & Action::SWITCH_BIT != 0,
+        }
+    }
 }
 
 impl From<Move> for Action {
@@ -86,5 +103,23 @@ mod tests {
         assert!(Action::parse(&position, "e2e4 stay").is_err());
         assert!(Action::parse(&position, "e2e4 switch switch").is_err());
         assert!(Action::parse(&position, "e2e5").is_err());
+    }
+
+    /// Every kind of move, with and without its switch, unpacks to itself.
+    #[test]
+    fn an_action_unpacks_what_it_packs() {
+        let fens = [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "rnbqkb1r/pp1p1ppp/5n2/2pPp3/8/8/PPP1PPPP/RNBQKBNR w KQkq c6 0 4",
+            "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
+        ];
+        for fen in fens {
+            let position = Position::from_fen(fen).unwrap();
+            for mv in position.legal_moves() {
+                for action in [Action::stay(mv), Action::switching(mv)] {
+                    assert_eq!(Action::unpack(action.pack()), action);
+                }
+            }
+        }
     }
 }
