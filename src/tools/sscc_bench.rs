@@ -47,6 +47,11 @@ pub struct SsccBenchArgs {
     /// Transposition table size in MB.
     #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=65536))]
     pub hash: u32,
+    /// Other positions instead of the bench's own: an EPD file (as
+    /// `openings/`), or lines as the bench's own with `;moves` played
+    /// from the position and an `;id`.
+    #[arg(long, value_name = "FILE")]
+    pub positions: Option<std::path::PathBuf>,
 }
 
 /// What an SSCC position is like, for the bench's balance of positions.
@@ -145,11 +150,19 @@ pub struct BenchPosition {
 }
 
 impl BenchPosition {
-    /// The line's position, checking that its moves are legal and its kind is right.
+    /// The line's position, checking that its moves are legal and its kind,
+    /// if given, is right.
     pub fn from_line(line: &EpdLine, rules: Rules) -> Result<BenchPosition, String> {
         let at = |problem: String| format!("line {}: {problem}", line.number);
-        let mut game =
-            GameState::from_fen(&line.fen, rules).map_err(|error| at(error.to_string()))?;
+        // A plain EPD line (as `openings/`) has its operations after the
+        // four fields without a `;`: the move counters are read only when
+        // there are two numbers.
+        let fields: Vec<&str> = line.fen.split_whitespace().collect();
+        let counters = fields
+            .get(4..6)
+            .is_some_and(|counters| counters.iter().all(|field| field.parse::<u32>().is_ok()));
+        let fen = fields[..fields.len().min(if counters { 6 } else { 4 })].join(" ");
+        let mut game = GameState::from_fen(&fen, rules).map_err(|error| at(error.to_string()))?;
         let moves: Vec<&str> = line
             .operand("moves")
             .unwrap_or("")
@@ -157,19 +170,17 @@ impl BenchPosition {
             .collect();
         game.apply_uci_moves(&moves)
             .map_err(|(_, token, error)| at(format!("{token}: {error}")))?;
-        let kind: Kind = line
-            .operand("kind")
-            .ok_or_else(|| at("no kind".to_string()))?
-            .parse()
-            .map_err(at)?;
+        let kind = match line.operand("kind") {
+            Some(kind) => kind.parse().map_err(at)?,
+            None => Kind::of(&game),
+        };
         if Kind::of(&game) != kind {
             return Err(at(format!("a {} position marked {kind}", Kind::of(&game))));
         }
-        let id = line
-            .operand("id")
-            .unwrap_or("")
-            .trim_matches('"')
-            .to_string();
+        let id = line.operand("id").map_or_else(
+            || format!("line {}", line.number),
+            |id| id.trim_matches('"').to_string(),
+        );
         Ok(BenchPosition { id, kind, game })
     }
 
@@ -181,7 +192,12 @@ impl BenchPosition {
 
 /// The bench's positions, under the default rules.
 pub fn positions() -> Result<Vec<BenchPosition>, String> {
-    epd::parse_suite(POSITIONS)
+    positions_of(POSITIONS)
+}
+
+/// The positions of an EPD text, under the default rules.
+fn positions_of(text: &str) -> Result<Vec<BenchPosition>, String> {
+    epd::parse_suite(text)
         .iter()
         .map(|line| BenchPosition::from_line(line, Rules::default()))
         .collect()
@@ -279,7 +295,17 @@ fn median(mut values: Vec<f64>) -> f64 {
 /// Runs the bench, handing each line of the report to `print`; the last is
 /// `<nodes> nodes <nps> nps` over the fixed-depth searches of both modes.
 pub fn run(args: &SsccBenchArgs, print: &mut dyn FnMut(&str)) -> Result<(), String> {
-    let positions = positions()?;
+    let positions = match &args.positions {
+        None => positions()?,
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .map_err(|error| format!("{}: {error}", path.display()))?;
+            positions_of(&text).map_err(|error| format!("{}: {error}", path.display()))?
+        }
+    };
+    if positions.is_empty() {
+        return Err("no positions".to_string());
+    }
     let modes = [Variant::Chess, Variant::Sscc(Rules::default())];
     let movetime = (args.movetime > 0).then(|| Duration::from_millis(args.movetime));
     print(&format!(
@@ -371,28 +397,38 @@ pub fn run(args: &SsccBenchArgs, print: &mut dyn FnMut(&str)) -> Result<(), Stri
         ));
         // Once a mate is found the search hunts the other moves for a
         // faster one, or runs up the depth at once: the medians without
-        // the positions whose sscc search ends in a mate show the rest.
-        let open: Vec<usize> = (0..positions.len())
-            .filter(|&index| {
-                measures[1][index]
-                    .fixed_time
-                    .is_some_and(|timed| timed.score.abs() < score::MATE_BOUND)
-            })
-            .collect();
-        let [chess, sscc] = measures.each_ref().map(|runs| {
-            median(
-                open.iter()
-                    .filter_map(|&index| runs[index].fixed_time)
-                    .map(|timed| f64::from(timed.depth))
-                    .collect(),
-            )
-        });
-        print(&format!(
-            "without a mate in sscc ({} of {}): median depth chess {chess:.1} sscc {sscc:.1}, ratio {:.2}",
-            open.len(),
-            positions.len(),
-            ratio(sscc, chess)
-        ));
+        // the positions whose sscc search ends in a mate, and without
+        // those where either mode's does, show the rest.
+        let without_mate = |modes: &[usize]| -> Vec<usize> {
+            (0..positions.len())
+                .filter(|&index| {
+                    modes.iter().all(|&mode| {
+                        measures[mode][index]
+                            .fixed_time
+                            .is_some_and(|timed| timed.score.abs() < score::MATE_BOUND)
+                    })
+                })
+                .collect()
+        };
+        for (label, open) in [
+            ("in sscc", without_mate(&[1])),
+            ("in either mode", without_mate(&[0, 1])),
+        ] {
+            let [chess, sscc] = measures.each_ref().map(|runs| {
+                median(
+                    open.iter()
+                        .filter_map(|&index| runs[index].fixed_time)
+                        .map(|timed| f64::from(timed.depth))
+                        .collect(),
+                )
+            });
+            print(&format!(
+                "without a mate {label} ({} of {}): median depth chess {chess:.1} sscc {sscc:.1}, ratio {:.2}",
+                open.len(),
+                positions.len(),
+                ratio(sscc, chess)
+            ));
+        }
     }
     if tree_stats::ENABLED {
         for (mode, tree) in ["chess", "sscc"].iter().zip(trees) {

@@ -171,14 +171,15 @@ fn make_sscc_bench() {
 }
 
 /// The report's medians without mates leave out exactly the positions
-/// whose sscc search ends in a mate: their count and depths are those of
-/// the report's own lines.
+/// whose sscc search ends in a mate, or either mode's: their count and
+/// depths are those of the report's own lines.
 #[test]
 fn the_medians_without_mates_leave_out_the_found_mates() {
     let args = sscc_bench::SsccBenchArgs {
         depth: 1,
         movetime: 5,
         hash: 1,
+        positions: None,
     };
     let mut lines = Vec::new();
     sscc_bench::run(&args, &mut |line| lines.push(line.to_string())).unwrap();
@@ -188,35 +189,101 @@ fn the_medians_without_mates_leave_out_the_found_mates() {
         .map(|line| line.split_whitespace().collect::<Vec<_>>())
         .filter(|tokens| tokens.len() > 9 && tokens[0].parse::<usize>().is_ok())
         .collect();
-    let open: Vec<&str> = rows
-        .iter()
-        .filter(|tokens| tokens[2] == "sscc" && tokens[8] == "cp")
-        .map(|tokens| tokens[0])
-        .collect();
-    assert!(!open.is_empty(), "{lines:#?}");
-    let median = |mode: &str| {
-        let mut depths: Vec<f64> = rows
-            .iter()
-            .filter(|tokens| tokens[2] == mode && open.contains(&tokens[0]))
-            .map(|tokens| tokens[6].parse().unwrap())
-            .collect();
-        depths.sort_by(f64::total_cmp);
-        let n = depths.len();
-        if n % 2 == 1 {
-            depths[n / 2]
-        } else {
-            (depths[n / 2 - 1] + depths[n / 2]) / 2.0
-        }
+    let mated = |mode: &str| -> Vec<&str> {
+        rows.iter()
+            .filter(|tokens| tokens[2] == mode && tokens[8] == "mate")
+            .map(|tokens| tokens[0])
+            .collect()
     };
-    let expected = format!(
-        "without a mate in sscc ({} of {}): median depth chess {:.1} sscc {:.1}",
-        open.len(),
-        rows.len() / 2,
-        median("chess"),
-        median("sscc")
+    let (chess_mates, sscc_mates) = (mated("chess"), mated("sscc"));
+    for (label, left_out) in [
+        ("in sscc", sscc_mates.clone()),
+        ("in either mode", [sscc_mates, chess_mates].concat()),
+    ] {
+        let open: Vec<&str> = rows
+            .iter()
+            .filter(|tokens| tokens[2] == "sscc" && !left_out.contains(&tokens[0]))
+            .map(|tokens| tokens[0])
+            .collect();
+        assert!(!open.is_empty(), "{lines:#?}");
+        let median = |mode: &str| {
+            let mut depths: Vec<f64> = rows
+                .iter()
+                .filter(|tokens| tokens[2] == mode && open.contains(&tokens[0]))
+                .map(|tokens| tokens[6].parse().unwrap())
+                .collect();
+            depths.sort_by(f64::total_cmp);
+            let n = depths.len();
+            if n % 2 == 1 {
+                depths[n / 2]
+            } else {
+                (depths[n / 2 - 1] + depths[n / 2]) / 2.0
+            }
+        };
+        let expected = format!(
+            "without a mate {label} ({} of {}): median depth chess {:.1} sscc {:.1}",
+            open.len(),
+            rows.len() / 2,
+            median("chess"),
+            median("sscc")
+        );
+        assert!(
+            lines.iter().any(|line| line.starts_with(&expected)),
+            "{expected} not in {lines:#?}"
+        );
+    }
+}
+
+/// `--positions` measures another file's positions, each line's kind found
+/// from its board, and names a bad line.
+#[test]
+fn the_sscc_bench_measures_the_positions_of_a_file() {
+    let dir = std::env::temp_dir().join(format!("catena-bench-positions-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = dir.join("good.epd");
+    std::fs::write(
+        &good,
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - c0 \"1. e4\";\n\
+         rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;moves d2d4 d7d5 ;id \"d4 d5\"\n",
+    )
+    .unwrap();
+    let args = |path: &std::path::Path| sscc_bench::SsccBenchArgs {
+        depth: 1,
+        movetime: 0,
+        hash: 1,
+        positions: Some(path.to_path_buf()),
+    };
+    let mut lines = Vec::new();
+    sscc_bench::run(&args(&good), &mut |line| lines.push(line.to_string())).unwrap();
+    let rows: Vec<&String> = lines
+        .iter()
+        .filter(|line| {
+            let tokens: Vec<&str> = line.split_whitespace().collect();
+            tokens.len() > 9 && tokens[0].parse::<usize>().is_ok()
+        })
+        .collect();
+    assert_eq!(rows.len(), 4, "{lines:#?}");
+    assert!(
+        rows[0].contains("open") && rows[0].ends_with("line 1"),
+        "{lines:#?}"
     );
     assert!(
-        lines.iter().any(|line| line.starts_with(&expected)),
-        "{expected} not in {lines:#?}"
+        rows[3].contains("sscc") && rows[3].ends_with("d4 d5"),
+        "{lines:#?}"
     );
+
+    let bad = dir.join("bad.epd");
+    std::fs::write(
+        &bad,
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;moves e2e5\n",
+    )
+    .unwrap();
+    let error = sscc_bench::run(&args(&bad), &mut |_| {}).unwrap_err();
+    assert!(
+        error.contains("line 1") && error.contains("e2e5"),
+        "{error}"
+    );
+    let missing = sscc_bench::run(&args(&dir.join("none.epd")), &mut |_| {}).unwrap_err();
+    assert!(missing.contains("none.epd"), "{missing}");
+    std::fs::remove_dir_all(&dir).unwrap();
 }
