@@ -45,6 +45,17 @@ impl Move {
         Move(from.index() as u16 | (to.index() as u16) << 6 | kind_bits << KIND_SHIFT)
     }
 
+    /// The move's 16 bits, as `from_bits` reads them back; the top bit is
+    /// never set.
+    pub const fn bits(self) -> u16 {
+        self.0
+    }
+
+    /// The move whose `bits` these are.
+    pub const fn from_bits(bits: u16) -> Move {
+        Move(bits)
+    }
+
     pub const fn from(self) -> Square {
         Square::from_index((self.0 & 63) as usize)
     }

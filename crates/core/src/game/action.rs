@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use crate::board::{Move, MoveKind, MoveParseError, Piece, Position, Square};
+use crate::board::{Move, MoveParseError, Position};
 
 /// One step of the game tree: a board move plus the switch choice after it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -39,33 +39,16 @@ impl Action {
         }
     }
 
-    /// 16 bits for the transposition table; never 0 for a real move (from != to).
+    /// 16 bits for the transposition table and the solver's listings: the
+    /// move's own, and the switch; never 0 for a real move (from != to).
     pub fn pack(self) -> u16 {
-        let kind = match self.mv.kind() {
-            MoveKind::Normal => 0,
-            MoveKind::EnPassant => 1,
-            MoveKind::Castle => 2,
-            MoveKind::Promotion(piece) => 4 + piece.index() as u16 - Piece::Knight.index() as u16,
-        };
-        self.mv.from().index() as u16
-            | (self.mv.to().index() as u16) << 6
-            | kind << 12
-            | if self.switch { Action::SWITCH_BIT } else { 0 }
+        self.mv.bits() | if self.switch { Action::SWITCH_BIT } else { 0 }
     }
 
     /// The action `pack` gave `bits` for.
     pub fn unpack(bits: u16) -> Action {
-        let square = |shift: u16| Square::from_index(usize::from(bits >> shift & 63));
-        let kind = match bits >> 12 & 7 {
-            1 => MoveKind::EnPassant,
-            2 => MoveKind::Castle,
-            promotion @ 4..=7 => {
-                MoveKind::Promotion(Piece::ALL[usize::from(promotion) - 4 + Piece::Knight.index()])
-            }
-            _ => MoveKind::Normal,
-        };
         Action {
-            mv: Move::new(square(0), square(6), kind),
+            mv: Move::from_bits(bits & !Action::SWITCH_BIT),
             switch: bits & Action::SWITCH_BIT != 0,
         }
     }
