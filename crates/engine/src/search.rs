@@ -482,6 +482,9 @@ impl<'a> Worker<'a> {
             }
         }
 
+        // Null move pruning: above beta even after passing, the node is
+        // good enough to cut without searching its moves. Not mid-run
+        // (see above), nor without pieces, where zugzwang is common.
         if prunable_node
             && depth >= 3
             && eval >= beta
@@ -1290,18 +1293,17 @@ mod tests {
     use std::sync::atomic::{AtomicBool, AtomicU64};
     use std::time::Instant;
 
-    /// Where only a mate on the next ply beats alpha, a node searches its
-    /// checks alone. What it stores must not be the checks' value as a
-    /// bound on the node's: here the check loses the rook (Rd8+ Kh7), and
-    /// the capture it skipped wins the queen (axb3).
-    #[test]
-    fn a_node_at_the_mate_horizon_stores_no_bound_below_alpha() {
-        let position = Position::from_fen("6k1/5pp1/7p/8/8/1q6/P4PPP/3R2K1 w - - 0 1").unwrap();
+    /// Runs `test` with a one-thread worker searching `position` in `variant`.
+    fn with_worker<T>(
+        position: &Position,
+        variant: Variant,
+        test: impl FnOnce(&mut Worker, &TranspositionTable) -> T,
+    ) -> T {
         let root = Root {
             position: position.clone(),
             run: SwitchRun::default(),
             history: Vec::new(),
-            variant: Variant::Chess,
+            variant,
         };
         let tt = TranspositionTable::new(1);
         let (control, limits) = (Control::default(), Limits::default());
@@ -1313,27 +1315,81 @@ mod tests {
             nodes: AtomicU64::new(0),
             tb_hits: AtomicU64::new(0),
             probing: None,
-            variant: Variant::Chess,
+            variant,
             done: AtomicBool::new(false),
         };
         let mut worker = Worker::new(0, &shared, &root, Histories::default());
-        let ply = 3;
-        // Only a mate on ply 4, the next, is worth more than alpha.
-        let alpha = MATE - 1 - ply as i32 - 1;
-        assert_eq!(mate_horizon(alpha, alpha + 1, ply), Some(1));
-        let window = Window {
-            alpha,
-            beta: alpha + 1,
-            pv: false,
-        };
-        let value = worker.search(&position, SwitchRun::default(), 4, window, ply);
-        assert!(value <= alpha, "no mate in one here: {value}");
-        let entry = tt.probe(position.key()).expect("the node is stored");
-        assert_eq!(entry.bound, Bound::Upper);
-        assert!(
-            score_from_tt(entry.score, ply) >= alpha,
-            "stored as at most {}, below alpha {alpha}",
-            score_from_tt(entry.score, ply)
-        );
+        test(&mut worker, &tt)
+    }
+
+    /// Where only a mate on the next ply beats alpha, a node searches its
+    /// checks alone. What it stores must not be the checks' value as a
+    /// bound on the node's: here the check loses the rook (Rd8+ Kh7), and
+    /// the capture it skipped wins the queen (axb3).
+    #[test]
+    fn a_node_at_the_mate_horizon_stores_no_bound_below_alpha() {
+        let position = Position::from_fen("6k1/5pp1/7p/8/8/1q6/P4PPP/3R2K1 w - - 0 1").unwrap();
+        with_worker(&position, Variant::Chess, |worker, tt| {
+            let ply = 3;
+            // Only a mate on ply 4, the next, is worth more than alpha.
+            let alpha = MATE - 1 - ply as i32 - 1;
+            assert_eq!(mate_horizon(alpha, alpha + 1, ply), Some(1));
+            let window = Window {
+                alpha,
+                beta: alpha + 1,
+                pv: false,
+            };
+            let value = worker.search(&position, SwitchRun::default(), 4, window, ply);
+            assert!(value <= alpha, "no mate in one here: {value}");
+            let entry = tt.probe(position.key()).expect("the node is stored");
+            assert_eq!(entry.bound, Bound::Upper);
+            assert!(
+                score_from_tt(entry.score, ply) >= alpha,
+                "stored as at most {}, below alpha {alpha}",
+                score_from_tt(entry.score, ply)
+            );
+        });
+    }
+
+    /// In check at the horizon, the quiescence search tries each evasion's
+    /// switch too. White, a queen and two rooks down, is checked by the
+    /// rook on d8; of the evasions only Nd3 closes a chain (round c2 and
+    /// d2), and with its switch White takes over the winning black army.
+    /// Every stay leaves White lost, so a quiescence search without the
+    /// switches of its evasions scores the node lost.
+    #[test]
+    fn quiescence_in_check_escapes_by_switching() {
+        let position = Position::from_fen("3r3k/r7/7q/8/5N2/2P5/1P2P3/2BK4 w - - 0 1").unwrap();
+        let rules = Rules::default();
+        let variant = Variant::Sscc(rules);
+        // Five pawns' worth: either army is far from that balance.
+        const LOST: i32 = 500;
+        assert!(position.in_check());
+        let chains = ChainTest::new(&position, &rules);
+        let closing: Vec<String> = position
+            .legal_moves()
+            .iter()
+            .filter(|&&mv| chains.forms_chain(mv))
+            .map(|mv| mv.to_string())
+            .collect();
+        assert_eq!(closing, ["f4d3"]);
+        with_worker(&position, variant, |worker, _| {
+            for &mv in &position.legal_moves() {
+                let child = position.after(mv);
+                worker.enter_child(0, &position, &child);
+                let stay =
+                    -worker.quiescence(&child, SwitchRun::default(), -INFINITE, INFINITE, 1, false);
+                assert!(stay < -LOST, "{mv} without its switch: {stay}");
+            }
+            let value = worker.quiescence(
+                &position,
+                SwitchRun::default(),
+                -INFINITE,
+                INFINITE,
+                0,
+                false,
+            );
+            assert!(value > LOST, "Nd3 and the switch: {value}");
+        });
     }
 }

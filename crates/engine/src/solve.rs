@@ -121,7 +121,7 @@ struct Child {
 }
 
 /// The df-pn search; one per thread, the threads of one solve sharing
-/// their table.
+/// their proof table and their listings.
 pub struct Solver<'a> {
     problem: Problem,
     table: Arc<ProofTable>,
@@ -143,10 +143,35 @@ pub struct Solver<'a> {
 
 impl<'a> Solver<'a> {
     pub fn new(problem: Problem, stop: &'a AtomicBool) -> Solver<'a> {
+        Self::with_tables(
+            problem,
+            stop,
+            Arc::new(ProofTable::new(MAX_BUCKETS)),
+            Arc::default(),
+        )
+    }
+
+    /// A solver of `other`'s problem with `other`'s table and listings:
+    /// what either proves or lists, the other knows.
+    pub fn sharing_tables_of(other: &Solver, stop: &'a AtomicBool) -> Solver<'a> {
+        Self::with_tables(
+            other.problem,
+            stop,
+            Arc::clone(&other.table),
+            Arc::clone(&other.listings),
+        )
+    }
+
+    fn with_tables(
+        problem: Problem,
+        stop: &'a AtomicBool,
+        table: Arc<ProofTable>,
+        listings: Arc<Listings>,
+    ) -> Solver<'a> {
         Solver {
             problem,
-            table: Arc::new(ProofTable::new(MAX_BUCKETS)),
-            listings: Arc::default(),
+            table,
+            listings,
             visits: 0,
             histories: Box::default(),
             children: Vec::new(),
@@ -156,14 +181,6 @@ impl<'a> Solver<'a> {
             node_limit: u64::MAX,
             stop,
         }
-    }
-
-    /// The solver, with `other`'s table and listings instead of its own:
-    /// what either proves or lists, the other knows.
-    pub fn sharing_tables_of(mut self, other: &Solver) -> Solver<'a> {
-        self.table = Arc::clone(&other.table);
-        self.listings = Arc::clone(&other.listings);
-        self
     }
 
     /// The solver, giving up after `nodes` nodes (counted over all its searches).
@@ -859,7 +876,7 @@ pub fn solve_after(
     let mut helpers: Vec<Solver> = (0..threads)
         .filter(|_| threads > 1)
         .map(|_| {
-            let mut helper = Solver::new(problem, &found).sharing_tables_of(&solver);
+            let mut helper = Solver::sharing_tables_of(&solver, &found);
             helper.line.clone_from(&solver.line);
             helper
         })
