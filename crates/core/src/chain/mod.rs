@@ -48,6 +48,7 @@ use std::sync::atomic::AtomicBool;
 
 use arrayvec::ArrayVec;
 
+use crate::board::attacks::king_attacks;
 use crate::board::{Bitboard, Square};
 use padded::Index;
 use size::enclosure::Enclosures;
@@ -81,7 +82,12 @@ pub struct Chain {
 /// assert!(!chain::forms_chain(position.occupied(), d3.bitboard(), 3));
 /// ```
 pub fn forms_chain(occupied: Bitboard, landing: Bitboard, min_enclosed: u32) -> bool {
-    flood_bits::may_enclose(occupied, min_enclosed)
+    // A loop through a piece leaves it by two neighbours: a piece with
+    // fewer is on none, and most moves into the open end here.
+    (landing & occupied)
+        .into_iter()
+        .any(|piece| (king_attacks(piece) & occupied).has_several())
+        && flood_bits::may_enclose(occupied, min_enclosed)
         && memo::remembered(occupied, landing, min_enclosed, || {
             (landing & occupied).into_iter().any(|piece| {
                 let verdict = blocks_bits::chains_through(occupied, piece, min_enclosed);
