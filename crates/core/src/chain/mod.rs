@@ -8,7 +8,9 @@
 //! 2. a flood fill from the edge rejects a board whose pieces cut off no
 //!    group of `MinEnclosed` empty squares ([`flood_bits`] on bitboards,
 //!    [`flood_grid`] on any grid, run in `verdict::workspace`): almost
-//!    every move of a game ends there;
+//!    every move of a game ends there; on the chess board a moved piece
+//!    with fewer than two neighbours ends the test before it, being on no
+//!    loop;
 //! 3. every loop through the moved piece lies in one 2-connected block of the
 //!    pieces' king graph ([`verdict::blocks_bits`], [`verdict::blocks_grid`]);
 //!    a piece on a block's outer border surrounds all the block cuts off, and
