@@ -17,6 +17,7 @@ use catena_core::board::Position;
 use catena_core::game::Rules;
 use catena_engine::solve::{Node, Problem, Solver};
 
+use super::epd;
 use super::progress::Progress;
 use super::solve::MAX_PLIES;
 use crate::cli::{Failure, FailureKind, RulesArgs};
@@ -147,15 +148,7 @@ pub fn read_positions(text: &str) -> Vec<(usize, Result<Position, String>)> {
         .enumerate()
         .filter(|(_, line)| !line.trim().is_empty() && !line.trim_start().starts_with('#'))
         .map(|(index, line)| {
-            let head = line.split(';').next().unwrap_or_default();
-            let words: Vec<&str> = head.split_whitespace().collect();
-            let counters = words
-                .iter()
-                .skip(4)
-                .take(2)
-                .take_while(|word| word.parse::<u32>().is_ok())
-                .count();
-            let fen = words[..words.len().min(4 + counters)].join(" ");
+            let fen = epd::fen_of(line.split(';').next().unwrap_or_default());
             let position = Position::from_fen(&fen).map_err(|error| format!("bad FEN: {error}"));
             (index + 1, position)
         })

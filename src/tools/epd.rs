@@ -20,6 +20,23 @@ impl EpdLine {
     }
 }
 
+/// The FEN at the head of an EPD line (the part before any `;`): its four
+/// fields, and the two move counters when both follow; whatever comes
+/// after (EPD operations such as `bm`) is left out.
+///
+/// ```
+/// use catena::tools::epd::fen_of;
+/// assert_eq!(fen_of("8/8/8/8/8/8/8/K1k5 w - - 3 40 extra"), "8/8/8/8/8/8/8/K1k5 w - - 3 40");
+/// assert_eq!(fen_of("8/8/8/8/8/8/8/K1k5 w - - bm Kb2"), "8/8/8/8/8/8/8/K1k5 w - -");
+/// ```
+pub fn fen_of(head: &str) -> String {
+    let words: Vec<&str> = head.split_whitespace().collect();
+    let counters = words
+        .get(4..6)
+        .is_some_and(|counters| counters.iter().all(|word| word.parse::<u32>().is_ok()));
+    words[..words.len().min(if counters { 6 } else { 4 })].join(" ")
+}
+
 /// The position lines of a suite's text, skipping blank lines and `#` comments.
 ///
 /// ```

@@ -155,13 +155,8 @@ impl BenchPosition {
     pub fn from_line(line: &EpdLine, rules: Rules) -> Result<BenchPosition, String> {
         let at = |problem: String| format!("line {}: {problem}", line.number);
         // A plain EPD line (as `openings/`) has its operations after the
-        // four fields without a `;`: the move counters are read only when
-        // there are two numbers.
-        let fields: Vec<&str> = line.fen.split_whitespace().collect();
-        let counters = fields
-            .get(4..6)
-            .is_some_and(|counters| counters.iter().all(|field| field.parse::<u32>().is_ok()));
-        let fen = fields[..fields.len().min(if counters { 6 } else { 4 })].join(" ");
+        // four fields without a `;`.
+        let fen = epd::fen_of(&line.fen);
         let mut game = GameState::from_fen(&fen, rules).map_err(|error| at(error.to_string()))?;
         let moves: Vec<&str> = line
             .operand("moves")

@@ -75,6 +75,16 @@ impl Listing {
         }
         (self.key.load(Ordering::Relaxed), len, actions)
     }
+
+    /// Writes `key`'s listing, its actions as `Listed::bits`; the caller
+    /// holds the slot (its sequence, or a size not yet published).
+    fn set(&self, key: u64, bits: &[u32]) {
+        self.key.store(key, Ordering::Relaxed);
+        self.len.store(bits.len() as u32, Ordering::Relaxed);
+        for (slot, &bits) in self.actions.iter().zip(bits) {
+            slot.store(bits, Ordering::Relaxed);
+        }
+    }
 }
 
 const FIRST_LISTINGS: usize = 1 << 8;
@@ -124,14 +134,9 @@ impl Listings {
         if actions.is_empty() || actions.len() > LISTED {
             return;
         }
+        let bits: ArrayVec<u32, LISTED> = actions.iter().map(|action| action.bits()).collect();
         let listing = Self::slot(self.slots.current(), key);
-        listing.sequence.try_write(|| {
-            listing.key.store(key, Ordering::Relaxed);
-            listing.len.store(actions.len() as u32, Ordering::Relaxed);
-            for (slot, action) in listing.actions.iter().zip(actions) {
-                slot.store(action.bits(), Ordering::Relaxed);
-            }
-        });
+        listing.sequence.try_write(|| listing.set(key, &bits));
     }
 
     /// Counts `visits` more visits, and grows the cache fourfold once they
@@ -148,12 +153,7 @@ impl Listings {
                 if let Some((key, len, bits)) = listing.sequence.read(|| listing.copy())
                     && len > 0
                 {
-                    let target = Self::slot(&larger, key);
-                    target.key.store(key, Ordering::Relaxed);
-                    target.len.store(len as u32, Ordering::Relaxed);
-                    for (slot, &bits) in target.actions.iter().zip(&bits[..len]) {
-                        slot.store(bits, Ordering::Relaxed);
-                    }
+                    Self::slot(&larger, key).set(key, &bits[..len]);
                 }
             }
             larger.into_boxed_slice()

@@ -86,12 +86,14 @@ pub struct Chain {
 pub fn forms_chain(occupied: Bitboard, landing: Bitboard, min_enclosed: u32) -> bool {
     // A loop through a piece leaves it by two neighbours: a piece with
     // fewer is on none, and most moves into the open end here.
-    (landing & occupied)
+    let on_loops: Bitboard = (landing & occupied)
         .into_iter()
-        .any(|piece| (king_attacks(piece) & occupied).has_several())
+        .filter(|&piece| (king_attacks(piece) & occupied).has_several())
+        .collect();
+    !on_loops.is_empty()
         && flood_bits::may_enclose(occupied, min_enclosed)
         && memo::remembered(occupied, landing, min_enclosed, || {
-            (landing & occupied).into_iter().any(|piece| {
+            on_loops.into_iter().any(|piece| {
                 let verdict = blocks_bits::chains_through(occupied, piece, min_enclosed);
                 verdict.forms_chain()
                     || verdict
