@@ -420,6 +420,8 @@ async fn click_a_legal_move(page: &Page, state: &Value, choices: &mut Choices) {
 /// promotes, switching after it if `switch` (when the page asks), and waits
 /// until the server has it.
 async fn click_action(page: &Page, state: &Value, mv: &Value, switch: bool) {
+    // A person clicks what the page shows: the server may be a reply ahead.
+    agrees_with_server(page, state).await;
     let (from, to) = (mv["from"].as_str().unwrap(), mv["to"].as_str().unwrap());
     page.click_move(from, to).await;
     if mv["promotion"] == "q" {
