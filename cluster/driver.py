@@ -33,7 +33,7 @@ PGN (the player holding the winning colour at the end, `WhiteAtEnd` and
 `BlackAtEnd` in SSCC). The driver adds the pairs into pentanomial counts
 and tests them with the generalised SPRT on logistic Elo over pairs, the
 test `catena match --sprt` runs (docs/match.md): it stops at the first
-crossing of a bound, cancelling the tasks still running, as a match stops
+crossing of a bound, withdrawing the tasks still running, as a match stops
 starting games. Openings are taken in file order from `--start`, wrapping
 round at the end.
 
@@ -174,21 +174,63 @@ def game_points(pgn, engine):
     return points
 
 
-def run_catena(catena, args):
-    """Runs catena; its stdout, or BadInput (status 2) or Transient (any other failure)."""
-    done = subprocess.run([catena, *args], capture_output=True, text=True, cwd=REPOSITORY)
-    if done.returncode != 0:
-        failed = BadInput if done.returncode == 2 else Transient
-        raise failed(f"catena {args[0]} exited {done.returncode}: {done.stderr.strip()[-500:]}")
-    return done.stdout
+class Withdrawals:
+    """The tasks whose answer no longer matters, as a Ray actor: a running
+    task asks it every second and, once withdrawn, stops its catena and
+    returns None. The driver withdraws rather than `ray.cancel`s, because
+    a cancel that meets the task's completion can abort the driver's Ray
+    core ("Tried to complete task that was not pending", ray-project/ray
+    pull request 54738 names the race)."""
+
+    def __init__(self):
+        self.keys = set()
+
+    def withdraw(self, keys):
+        self.keys.update(keys)
+
+    def withdrawn(self, key):
+        return key in self.keys
 
 
-def play_pair(catena, match_args, first, opening):
+def asker(withdrawals, key):
+    """A task's question whether it is withdrawn; never, without the actor."""
+    if withdrawals is None:
+        return lambda: False
+    import ray
+
+    return lambda: ray.get(withdrawals.withdrawn.remote(key))
+
+
+def run_catena(catena, args, withdrawn=lambda: False):
+    """Runs catena; its stdout, None if `withdrawn()` came true first, or
+    BadInput (status 2) or Transient (any other failure)."""
+    with subprocess.Popen([catena, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                          cwd=REPOSITORY) as process:
+        while True:
+            try:
+                out, err = process.communicate(timeout=1)
+                break
+            except subprocess.TimeoutExpired:
+                if withdrawn():
+                    # catena match's engines end with their input.
+                    process.terminate()
+                    process.communicate()
+                    return None
+    if process.returncode != 0:
+        failed = BadInput if process.returncode == 2 else Transient
+        raise failed(f"catena {args[0]} exited {process.returncode}: {err.strip()[-500:]}")
+    return out
+
+
+def play_pair(catena, match_args, first, opening, withdrawals=None):
     """Runs `catena match` on one opening, both colours; the first engine's points."""
     with tempfile.TemporaryDirectory() as scratch:
         pgn = os.path.join(scratch, "pair.pgn")
-        run_catena(catena, ["match", *match_args, "--openings-start", str(opening),
-                            "--games", "2", "--pgn", pgn, "--pgn-overwrite", "--output", "fastchess"])
+        out = run_catena(catena, ["match", *match_args, "--openings-start", str(opening), "--games", "2",
+                                  "--pgn", pgn, "--pgn-overwrite", "--output", "fastchess"],
+                         asker(withdrawals, opening))
+        if out is None:
+            return None
         with open(pgn) as file:
             points = game_points(file.read(), first)
     if len(points) != 2:
@@ -199,10 +241,12 @@ def play_pair(catena, match_args, first, opening):
 # ---------------------------------------------------------------------------
 # The distributed solve: subproblems and their AND/OR merge.
 
-def solve_subproblem(catena, solve_args, after, plies):
+def solve_subproblem(catena, solve_args, after, plies, withdrawals=None):
     """One subproblem: whether the root's player wins within `plies` after `after`."""
     out = run_catena(catena, ["solve", *solve_args, "--after", after, "--plies", str(plies),
-                              "--json", "--no-book"])
+                              "--json", "--no-book"], asker(withdrawals, after))
+    if out is None:
+        return None
     answer = json.loads(out.strip().splitlines()[-1])
     return {"after": after, "result": answer["result"], "plies": answer["plies"],
             "line": answer["line"], "nodes": answer["nodes"]}
@@ -358,6 +402,7 @@ def run_solve(args):
         started = time.monotonic()
         task = ray.remote(max_retries=args.retries, retry_exceptions=[Transient])(solve_subproblem)
         slots = max(1, int(ray.cluster_resources().get("CPU", args.workers)))
+        withdrawals = ray.remote(Withdrawals).remote()
         running = {}
         state = open(args.state, "a") if args.state else None
         try:
@@ -365,7 +410,7 @@ def run_solve(args):
                 todo = [leaf for leaf in todo if nodes[leaf["after"]].needed()]
                 while todo and len(running) < slots:
                     leaf = todo.pop(0)
-                    running[task.remote(args.catena, solve_args, leaf["after"], leaf["plies"])] = leaf
+                    running[task.remote(args.catena, solve_args, leaf["after"], leaf["plies"], withdrawals)] = leaf
                 finished, _ = ray.wait(list(running), num_returns=1)
                 for reference in finished:
                     leaf = running.pop(reference)
@@ -386,15 +431,12 @@ def run_solve(args):
                     print(f"subproblem {len(solved)}: {record['after']}: {record['result']} "
                           f"plies {record['plies']} nodes {record['nodes']}", file=sys.stderr)
                 # The subproblems whose answer no longer matters stop.
-                for reference, leaf in list(running.items()):
-                    if not nodes[leaf["after"]].needed():
-                        ray.cancel(reference)
-                        del running[reference]
+                unneeded = [reference for reference, leaf in running.items() if not nodes[leaf["after"]].needed()]
+                withdraw(ray, withdrawals, {reference: running.pop(reference)["after"] for reference in unneeded})
         finally:
             if state:
                 state.close()
-            for reference in running:
-                ray.cancel(reference)
+            withdraw(ray, withdrawals, {reference: leaf["after"] for reference, leaf in running.items()}, wait=True)
             ray.shutdown()
 
     plies, line = tree.value, tree.line
@@ -458,6 +500,16 @@ def connect(address, workers):
     return ray
 
 
+def withdraw(ray, withdrawals, keys, wait=False):
+    """Withdraws the tasks `keys` names (reference -> key); with `wait`,
+    gives them a few seconds to stop their catena before Ray shuts down."""
+    if not keys:
+        return
+    ray.get(withdrawals.withdraw.remote(list(keys.values())))
+    if wait:
+        ray.wait(list(keys), num_returns=len(keys), timeout=5)
+
+
 def run_sprt(args):
     try:
         sprt = parse_sprt(args.sprt) if args.sprt else None
@@ -491,6 +543,7 @@ def run_sprt(args):
     ray = connect(args.address, args.workers)
     task = ray.remote(max_retries=args.retries, retry_exceptions=[Transient])(play_pair)
     slots = max(1, int(ray.cluster_resources().get("CPU", args.workers)))
+    withdrawals = ray.remote(Withdrawals).remote()
     running = {}
     verdict = sprt.verdict(pairs) if sprt else None
     state = open(args.state, "a") if args.state else None
@@ -498,7 +551,7 @@ def run_sprt(args):
         while verdict is None and (todo or running):
             while todo and len(running) < slots:
                 opening = todo.pop(0)
-                running[task.remote(args.catena, match_args, args.first, opening)] = opening
+                running[task.remote(args.catena, match_args, args.first, opening, withdrawals)] = opening
             finished, _ = ray.wait(list(running), num_returns=1)
             for reference in finished:
                 del running[reference]
@@ -516,11 +569,10 @@ def run_sprt(args):
                 llr = f" llr {sprt.llr(pairs):.2f} {sprt.bounds()[0]:.2f}..{sprt.bounds()[1]:.2f}" if sprt else ""
                 print(f"pair {pairs.pairs()} opening {record['opening']}: Ptnml(0-2) {pairs.counts}, "
                       f"Elo {pairs.elo():+.1f}{llr}", file=sys.stderr)
-        for reference in running:
-            ray.cancel(reference)
     finally:
         if state:
             state.close()
+        withdraw(ray, withdrawals, running, wait=True)
         ray.shutdown()
     result = {"pairs": pairs.pairs(), "pentanomial": pairs.counts, "elo": pairs.elo()}
     if sprt:

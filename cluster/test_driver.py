@@ -55,6 +55,17 @@ class Statistics(unittest.TestCase):
 
 
 @unittest.skipUnless(os.path.isfile(CATENA), f"no catena binary at {CATENA}")
+class Withdrawal(unittest.TestCase):
+    def test_a_withdrawn_catena_is_stopped(self):
+        # A solve 30 plies deep from the start does not end by itself.
+        asked = []
+        out = driver.run_catena(CATENA, ["solve", "--plies", "30", "--json", "--no-book"],
+                                lambda: asked.append(True) or len(asked) == 2)
+        self.assertIsNone(out)
+        self.assertEqual(len(asked), 2, "asked once a second until withdrawn")
+
+
+@unittest.skipUnless(os.path.isfile(CATENA), f"no catena binary at {CATENA}")
 class OnLocalRay(unittest.TestCase):
     def setUp(self):
         self.scratch = tempfile.TemporaryDirectory()
