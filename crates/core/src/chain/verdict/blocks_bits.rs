@@ -108,37 +108,39 @@ fn on_outer_border(block: Bitboard, outside: Bitboard, piece: Square) -> bool {
 /// The 2-connected blocks of the pieces' king graph that contain `piece`
 /// (Tarjan's algorithm from `piece`, iterative; only the blocks closed at the
 /// root contain it).
+///
+/// Every already seen neighbour of a newly discovered square is still on the
+/// path (had it been finished, it would have discovered the square itself),
+/// so the square's back edges are all taken at its discovery, and a frame
+/// needs no list of neighbours left to try: those unseen are its children.
 fn blocks_through(occupied: Bitboard, piece: Square) -> impl Iterator<Item = Bitboard> {
-    const UNSEEN: u8 = u8::MAX;
-    let mut discovered = [UNSEEN; 64];
+    let mut discovered = [0u8; 64];
     let mut low = [0u8; 64];
-    let mut counter = 0u8;
+    let mut seen = piece.bitboard();
+    let mut counter = 1u8;
     let mut visited_path = ArrayVec::<Square, 64>::new();
-    // Each frame: the square and the neighbours it has yet to try.
-    let mut frames = ArrayVec::<(Square, Bitboard), 64>::new();
+    let mut path = ArrayVec::<Square, 64>::new();
     let mut blocks = ArrayVec::<Bitboard, 8>::new();
 
-    discovered[piece.index()] = 0;
-    low[piece.index()] = 0;
-    counter += 1;
-    frames.push((piece, king_attacks(piece) & occupied));
-    while let Some(top) = frames.last_mut() {
-        let square = top.0;
-        if let Some(next) = top.1.first() {
-            top.1 -= next.bitboard();
-            if discovered[next.index()] == UNSEEN {
-                discovered[next.index()] = counter;
-                low[next.index()] = counter;
-                counter += 1;
-                visited_path.push(next);
-                frames.push((next, king_attacks(next) & occupied));
-            } else {
-                low[square.index()] = low[square.index()].min(discovered[next.index()]);
-            }
+    path.push(piece);
+    while let Some(&square) = path.last() {
+        let neighbours = king_attacks(square) & occupied;
+        if let Some(next) = (neighbours - seen).first() {
+            let lowest = (king_attacks(next) & occupied & seen)
+                .into_iter()
+                .map(|ancestor| discovered[ancestor.index()])
+                .min()
+                .unwrap_or(counter);
+            seen |= next.bitboard();
+            discovered[next.index()] = counter;
+            low[next.index()] = lowest;
+            counter += 1;
+            visited_path.push(next);
+            path.push(next);
             continue;
         }
-        frames.pop();
-        let Some(&(parent, _)) = frames.last() else {
+        path.pop();
+        let Some(&parent) = path.last() else {
             break;
         };
         low[parent.index()] = low[parent.index()].min(low[square.index()]);
