@@ -69,6 +69,8 @@ def verdicts(path):
 
 
 def main(args):
+    if not args or args[0].startswith("-"):
+        sys.exit(__doc__.split("\n\n")[1].strip())
     engine, args = args[0], args[1:]
     sprt = scores = None
     while args[:1] in (["--sprt"], ["--scores"]):
@@ -83,10 +85,12 @@ def main(args):
     wins = draws = losses = 0
     # Pairs split 1-1: won by the player who started as White both times, or as Black.
     split = {"White": 0, "Black": 0}
+    players = set()
     for path in args:
         by_round = {}
         started_white = {}
         for tags in games(path):
+            players.update((tags.get("White"), tags.get("Black")))
             by_round[int(tags["Round"])] = points(tags, engine)
             started_white[int(tags["Round"])] = tags.get("White") == engine
         for score in by_round.values():
@@ -103,7 +107,11 @@ def main(args):
                 if sorted(pair) == [0.0, 1.0]:
                     won_as_white = started_white[first] == (pair[0] == 1.0)
                     split["White" if won_as_white else "Black"] += 1
+    if engine not in players:
+        sys.exit(f"{engine} plays no game there (players: {', '.join(sorted(p for p in players if p))})")
     n = sum(counts)
+    if n == 0:
+        sys.exit(f"no whole pair of games with {engine} in {' '.join(args) or 'no file'}")
     shares = [i / 4 for i in range(5)]
     score = sum(c * s for c, s in zip(counts, shares)) / n
     variance = sum(c * (s - score) ** 2 for c, s in zip(counts, shares)) / n
