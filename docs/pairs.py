@@ -3,7 +3,7 @@
 (docs/match.md, "Pairs" and "SPRT"), for matches played before it did.
 
 Usage:
-    python3 docs/pairs.py ENGINE [--sprt ELO0 ELO1] [--scores SCORES] GAMES.pgn[.xz]...
+    python3 docs/pairs.py ENGINE [--sprt ELO0 ELO1] [--scores SCORES] [--same-splits OTHER.pgn[.xz]] GAMES.pgn[.xz]...
 
 The games of rounds 1 and 2 are a pair, 3 and 4 the next, and so on, as
 `catena match` plays each opening twice, colours reversed; several files
@@ -22,6 +22,10 @@ openings file the games were played from (line N: opening N), and the pairs,
 file after file, are taken to be its openings in order. An opening is
 "decided" where Catena found a mate or scored beyond 1000 centipawns, else
 "open" (the test of openings/sscc-balanced.epd).
+
+With `--same-splits`, the openings split 1-1 in both these games and
+OTHER (another match from the same openings file, from its first opening)
+are counted, and how many of them the same starting colour won both times.
 """
 
 import lzma
@@ -68,16 +72,39 @@ def verdicts(path):
     return classes
 
 
+def split_colours(paths):
+    """Opening number -> the colour whose starting player won both games of
+    its pair, for the pairs split 1-1 (whoever the engines are)."""
+    colours = {}
+    opening = 0
+    for path in paths:
+        by_round = {int(tags["Round"]): tags for tags in games(path)}
+        for first in range(1, max(by_round) + 1, 2):
+            opening += 1
+            pair = [by_round.get(first), by_round.get(first + 1)]
+            if None in pair:
+                continue
+            winners = []
+            for tags in pair:
+                colour = {"1-0": "White", "0-1": "Black"}.get(tags.get("Result"))
+                winners.append(colour and tags.get(colour + "AtEnd", tags.get(colour)))
+            if None not in winners and winners[0] != winners[1]:
+                colours[opening] = "White" if winners[0] == pair[0].get("White") else "Black"
+    return colours
+
+
 def main(args):
     if not args or args[0].startswith("-"):
         sys.exit(__doc__.split("\n\n")[1].strip())
     engine, args = args[0], args[1:]
-    sprt = scores = None
-    while args[:1] in (["--sprt"], ["--scores"]):
+    sprt = scores = other = None
+    while args[:1] in (["--sprt"], ["--scores"], ["--same-splits"]):
         if args[0] == "--sprt":
             sprt, args = (float(args[1]), float(args[2])), args[3:]
-        else:
+        elif args[0] == "--scores":
             scores, args = verdicts(args[1]), args[2:]
+        else:
+            other, args = args[1], args[2:]
     # Pairs by how their opening stood: kind -> the five pentanomial counts.
     by_kind = {"decided": [0] * 5, "open": [0] * 5}
     opening = 0
@@ -129,6 +156,12 @@ def main(args):
     if scores:
         for kind, kind_counts in by_kind.items():
             print(f"{kind} openings: {sum(kind_counts)} pairs, Ptnml(0-2) {kind_counts}")
+    if other:
+        here, there = split_colours(args), split_colours([other])
+        both = [opening for opening in here if opening in there]
+        same = sum(here[opening] == there[opening] for opening in both)
+        print(f"openings split 1-1 here and in {other}: {len(both)}, "
+              f"won by the same starting colour in both: {same}")
     if sprt:
         s0, s1 = (1 / (1 + 10 ** (-e / 400)) for e in sprt)
         llr = n * (s1 - s0) * (2 * score - s0 - s1) / (2 * variance) if variance else 0.0
