@@ -46,15 +46,19 @@ def games(path):
             yield tags
 
 
+def winner(tags):
+    """The player holding the winning colour at the end; None without a winner."""
+    colour = {"1-0": "White", "0-1": "Black"}.get(tags.get("Result"))
+    return colour and tags.get(colour + "AtEnd", tags.get(colour))
+
+
 def points(tags, engine):
-    result = tags.get("Result")
-    if result == "1/2-1/2":
+    if tags.get("Result") == "1/2-1/2":
         return 0.5
-    colour = {"1-0": "White", "0-1": "Black"}.get(result)
-    if colour is None:
+    won = winner(tags)
+    if won is None:
         return None
-    winner = tags.get(colour + "AtEnd", tags.get(colour))
-    return 1.0 if winner == engine else 0.0
+    return 1.0 if won == engine else 0.0
 
 
 def elo(score):
@@ -84,10 +88,7 @@ def split_colours(paths):
             pair = [by_round.get(first), by_round.get(first + 1)]
             if None in pair:
                 continue
-            winners = []
-            for tags in pair:
-                colour = {"1-0": "White", "0-1": "Black"}.get(tags.get("Result"))
-                winners.append(colour and tags.get(colour + "AtEnd", tags.get(colour)))
+            winners = [winner(tags) for tags in pair]
             if None not in winners and winners[0] != winners[1]:
                 colours[opening] = "White" if winners[0] == pair[0].get("White") else "Black"
     return colours
@@ -110,16 +111,12 @@ def main(args):
     opening = 0
     counts = [0] * 5
     wins = draws = losses = 0
-    # Pairs split 1-1: won by the player who started as White both times, or as Black.
-    split = {"White": 0, "Black": 0}
     players = set()
     for path in args:
         by_round = {}
-        started_white = {}
         for tags in games(path):
             players.update((tags.get("White"), tags.get("Black")))
             by_round[int(tags["Round"])] = points(tags, engine)
-            started_white[int(tags["Round"])] = tags.get("White") == engine
         for score in by_round.values():
             wins += score == 1.0
             draws += score == 0.5
@@ -131,9 +128,6 @@ def main(args):
                 counts[int(2 * sum(pair))] += 1
                 if scores and opening in scores:
                     by_kind[scores[opening]][int(2 * sum(pair))] += 1
-                if sorted(pair) == [0.0, 1.0]:
-                    won_as_white = started_white[first] == (pair[0] == 1.0)
-                    split["White" if won_as_white else "Black"] += 1
     if engine not in players:
         sys.exit(f"{engine} plays no game there (players: {', '.join(sorted(p for p in players if p))})")
     n = sum(counts)
@@ -151,13 +145,16 @@ def main(args):
         los = 0.5 if score == 0.5 else float(score > 0.5)
     print(f"{engine}: {wins}-{losses}-{draws} in games, {n} pairs, Ptnml(0-2) {counts}")
     print(f"Elo {elo(score):+.1f} ± {(elo(high) - elo(low)) / 2:.1f}, LOS {100 * los:.1f}%")
+    # Pairs split 1-1: won by the player who started as White both times, or as Black.
+    here = split_colours(args)
+    split = {colour: sum(won == colour for won in here.values()) for colour in ("White", "Black")}
     print(f"pairs split 1-1: {split['White']} won by the player who started as White, "
           f"{split['Black']} by the one who started as Black")
     if scores:
         for kind, kind_counts in by_kind.items():
             print(f"{kind} openings: {sum(kind_counts)} pairs, Ptnml(0-2) {kind_counts}")
     if other:
-        here, there = split_colours(args), split_colours([other])
+        there = split_colours([other])
         both = [opening for opening in here if opening in there]
         same = sum(here[opening] == there[opening] for opening in both)
         print(f"openings split 1-1 here and in {other}: {len(both)}, "

@@ -124,13 +124,13 @@ fn blocks_through(occupied: Bitboard, piece: Square) -> impl Iterator<Item = Bit
 
     path.push(piece);
     while let Some(&square) = path.last() {
-        let neighbours = king_attacks(square) & occupied;
-        if let Some(next) = (neighbours - seen).first() {
+        if let Some(next) = (king_attacks(square) & (occupied - seen)).first() {
+            // `square` itself is among them.
             let lowest = (king_attacks(next) & occupied & seen)
                 .into_iter()
                 .map(|ancestor| discovered[ancestor.index()])
                 .min()
-                .unwrap_or(counter);
+                .expect("a discovered square's parent is a seen neighbour");
             seen |= next.bitboard();
             discovered[next.index()] = counter;
             low[next.index()] = lowest;
