@@ -788,10 +788,12 @@ fn names_match_winners_and_stops() {
         assert!(title.contains("Beta won"), "{title}");
         assert!(!title.contains("Alpha won"), "{title}");
 
-        // A match of the page's own, stopped during its first game.
+        // A match of the page's own, stopped while it plays: long enough
+        // (games of depth 1 take about a second) that it cannot end before
+        // the click on a loaded machine, as two games could.
         page.select("match-first", "Catena-d1").await;
         page.select("match-second", "Catena-d1").await;
-        page.fill("match-count", "2").await;
+        page.fill("match-count", "100").await;
         page.fill("match-tc", "st=1").await;
         page.click("match-start").await;
         page.wait_for(
