@@ -51,6 +51,13 @@ const MAX_BUCKETS: usize = 1 << 22;
 /// worst, 20 to 80 alike.
 const ATTACKER_DISPROOF: u64 = 40;
 
+/// Nodes with this many plies left or fewer (but more than one) are
+/// settled at once, without df-pn (`Solver::settle`). Three was 2.0 to 2.3
+/// times faster than two on the start position at 11 plies under each
+/// rule; four was faster still under `chain` and `moves`, but slower under
+/// `unlimited` (docs/solver.md, "Speed (issue 53)").
+const SETTLED_PLIES: u32 = 3;
+
 /// The first bound on plies at which a position can occur a third time.
 const REPETITION_PLIES: u32 = 8;
 
@@ -476,8 +483,8 @@ impl<'a> Solver<'a> {
         if plies == 1 {
             return self.last_ply(node);
         }
-        if plies == 2 {
-            return self.last_two_plies(node);
+        if plies <= SETTLED_PLIES {
+            return self.settle(node, plies);
         }
         let drawn = self.drawn_or_spent(node, plies);
         self.line.push(node.position.key());
@@ -551,33 +558,34 @@ impl<'a> Solver<'a> {
         }
     }
 
-    /// The exact numbers of a node with two plies left, each child settled
-    /// by `last_ply` as it is made, without a listing, an order or the
-    /// table: most of the tree's inner nodes are here. The attacker's node
-    /// is won by a move that mates (only a check can) or by a switch after
-    /// which the attacker, now with the other army, mates at once; the
-    /// defender's node holds as soon as one action does not lose at once
-    /// (a stay that leaves no mate, or almost any switch), and the stays
-    /// come first, since nearly every one holds. Chains are tested only for
-    /// the moves that get that far. Each child made counts as a node.
-    fn last_two_plies(&mut self, node: &Node) -> Numbers {
+    /// The exact numbers of a node with two or three plies left
+    /// (`SETTLED_PLIES` at most), each child settled as it is made (by
+    /// `last_ply`, or by this again), without a listing, an order or the
+    /// table, stopping at the first child that decides: most of the tree's
+    /// inner nodes are here. Every child of such a node is settled in one
+    /// visit, so df-pn's choice among them would only order them, and its
+    /// listing (the move order, a chain test for every move, a table probe
+    /// for every child) and its returns to the parent cost more than they
+    /// save. The attacker tries checks first (only a check mates at once,
+    /// and it leaves the defender few replies), then switches, then, with
+    /// three plies left, the quiet stays (with two, a quiet stay cannot win
+    /// in time). The defender tries stays first, since nearly every one
+    /// holds, then switches. Chains are tested only for the moves that get
+    /// that far. Each child made counts as a node; a node stopped on the
+    /// way is left unsettled.
+    fn settle(&mut self, node: &Node, plies: u32) -> Numbers {
         let position = &node.position;
         let moves = position.legal_moves();
         if moves.is_empty() {
             return Self::no_moves(node);
         }
-        if self.drawn_or_spent(node, 2) {
+        if self.drawn_or_spent(node, plies) {
             return Numbers::DISPROVED;
         }
         let switches = self.switches(node);
         let chains = switches.map(|rules| ChainTest::new(position, &rules));
         self.line.push(position.key());
-        let settled = |solver: &mut Self, action: Action| {
-            solver.nodes += 1;
-            let child = solver.child(node, action, switches);
-            solver.last_ply(&child)
-        };
-        let stays = moves
+        let first = moves
             .iter()
             .filter(|&&mv| !node.attacker || position.gives_check(mv))
             .map(|&mv| Action::stay(mv));
@@ -585,18 +593,38 @@ impl<'a> Solver<'a> {
             .iter()
             .filter(|&&mv| chains.as_ref().is_some_and(|chains| chains.forms_chain(mv)))
             .map(|&mv| Action::switching(mv));
-        let mut actions = stays.chain(switching);
-        let numbers = if node.attacker {
-            if actions.any(|action| settled(self, action) == Numbers::PROVED) {
-                Numbers::PROVED
-            } else {
-                Numbers::DISPROVED
-            }
-        } else if actions.any(|action| settled(self, action) == Numbers::DISPROVED) {
-            Numbers::DISPROVED
+        let quiet = moves
+            .iter()
+            .filter(|&&mv| node.attacker && plies > 2 && !position.gives_check(mv))
+            .map(|&mv| Action::stay(mv));
+        // The attacker's node is won by one child proved, the defender's
+        // held by one disproved.
+        let (deciding, otherwise) = if node.attacker {
+            (Numbers::PROVED, Numbers::DISPROVED)
         } else {
-            Numbers::PROVED
+            (Numbers::DISPROVED, Numbers::PROVED)
         };
+        let mut numbers = otherwise;
+        for action in first.chain(switching).chain(quiet) {
+            if self.stopped() {
+                numbers = Numbers {
+                    proof: 1,
+                    disproof: 1,
+                };
+                break;
+            }
+            self.nodes += 1;
+            let child = self.child(node, action, switches);
+            let settled = if plies == 2 {
+                self.last_ply(&child)
+            } else {
+                self.settle(&child, plies - 1)
+            };
+            if settled == deciding {
+                numbers = deciding;
+                break;
+            }
+        }
         self.line.pop();
         numbers
     }
