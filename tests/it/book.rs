@@ -298,7 +298,7 @@ fn every_win_of_the_books_replays_to_the_attackers_mate() {
 /// record's bound, a win in as many plies, and the book's first action one
 /// that keeps the win.
 #[test]
-#[ignore = "long tier (issue 53): about 10 s on 2 cores"]
+#[ignore = "long tier (issue 53): about 70 s on 2 cores"]
 fn a_seeded_sample_of_the_books_is_proved_again() {
     use catena_core::rng::SplitMix64;
     use catena_engine::solve::{Problem, solve, solve_after};
