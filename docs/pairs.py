@@ -76,13 +76,18 @@ def verdicts(path):
     return classes
 
 
-def split_colours(paths):
+def rounds(path):
+    """Round number -> tags, for the games of one file."""
+    return {int(tags["Round"]): tags for tags in games(path)}
+
+
+def split_colours(files):
     """Opening number -> the colour whose starting player won both games of
-    its pair, for the pairs split 1-1 (whoever the engines are)."""
+    its pair, for the pairs split 1-1 (whoever the engines are); `files`
+    are the games of each file by round, openings numbered across them."""
     colours = {}
     opening = 0
-    for path in paths:
-        by_round = {int(tags["Round"]): tags for tags in games(path)}
+    for by_round in files:
         for first in range(1, max(by_round) + 1, 2):
             opening += 1
             pair = [by_round.get(first), by_round.get(first + 1)]
@@ -112,11 +117,12 @@ def main(args):
     counts = [0] * 5
     wins = draws = losses = 0
     players = set()
-    for path in args:
+    files = [rounds(path) for path in args]
+    for tags_by_round in files:
         by_round = {}
-        for tags in games(path):
+        for number, tags in tags_by_round.items():
             players.update((tags.get("White"), tags.get("Black")))
-            by_round[int(tags["Round"])] = points(tags, engine)
+            by_round[number] = points(tags, engine)
         for score in by_round.values():
             wins += score == 1.0
             draws += score == 0.5
@@ -146,7 +152,7 @@ def main(args):
     print(f"{engine}: {wins}-{losses}-{draws} in games, {n} pairs, Ptnml(0-2) {counts}")
     print(f"Elo {elo(score):+.1f} ± {(elo(high) - elo(low)) / 2:.1f}, LOS {100 * los:.1f}%")
     # Pairs split 1-1: won by the player who started as White both times, or as Black.
-    here = split_colours(args)
+    here = split_colours(files)
     split = {colour: sum(won == colour for won in here.values()) for colour in ("White", "Black")}
     print(f"pairs split 1-1: {split['White']} won by the player who started as White, "
           f"{split['Black']} by the one who started as Black")
@@ -154,7 +160,7 @@ def main(args):
         for kind, kind_counts in by_kind.items():
             print(f"{kind} openings: {sum(kind_counts)} pairs, Ptnml(0-2) {kind_counts}")
     if other:
-        there = split_colours([other])
+        there = split_colours([rounds(other)])
         both = [opening for opening in here if opening in there]
         same = sum(here[opening] == there[opening] for opening in both)
         print(f"openings split 1-1 here and in {other}: {len(both)}, "

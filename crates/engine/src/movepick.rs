@@ -114,15 +114,23 @@ pub struct MovePicker<'a> {
 }
 
 /// The chain test of one position, built at the first move that needs it:
-/// most nodes are cut off before.
-struct LazyChains<'a> {
+/// most nodes are cut off (or, in the solver, settled) before.
+pub(crate) struct LazyChains<'a> {
     position: &'a Position,
     rules: Rules,
     test: Option<ChainTest<'a>>,
 }
 
-impl LazyChains<'_> {
-    fn forms_chain(&mut self, mv: Move) -> bool {
+impl<'a> LazyChains<'a> {
+    pub(crate) fn new(position: &'a Position, rules: Rules) -> LazyChains<'a> {
+        LazyChains {
+            position,
+            rules,
+            test: None,
+        }
+    }
+
+    pub(crate) fn forms_chain(&mut self, mv: Move) -> bool {
         let (position, rules) = (self.position, self.rules);
         self.test
             .get_or_insert_with(|| ChainTest::new(position, &rules))
@@ -138,11 +146,7 @@ impl<'a> MovePicker<'a> {
             Switches::Never => None,
             Switches::Ranked(rules) => Some(ChainTest::new(position, &rules)),
             Switches::WhenPicked(rules) => {
-                self.chains = Some(LazyChains {
-                    position,
-                    rules,
-                    test: None,
-                });
+                self.chains = Some(LazyChains::new(position, rules));
                 None
             }
         };

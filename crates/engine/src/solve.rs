@@ -32,10 +32,10 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use crate::history::Histories;
 use crate::listings::{Actions, Listed, Listings};
-use crate::movepick::{MovePicker, OrderingHints, Switches};
+use crate::movepick::{LazyChains, MovePicker, OrderingHints, Switches};
 use crate::proof_table::{Entry, ProofTable};
 use catena_core::board::{Move, MoveKind, Piece, Position};
-use catena_core::game::{Action, ChainTest, Rules, SwitchRun};
+use catena_core::game::{Action, Rules, SwitchRun};
 use catena_core::rng::SplitMix64;
 
 /// Proof and disproof numbers beyond any count of leaves.
@@ -583,7 +583,7 @@ impl<'a> Solver<'a> {
             return Numbers::DISPROVED;
         }
         let switches = self.switches(node);
-        let chains = switches.map(|rules| ChainTest::new(position, &rules));
+        let mut chains = switches.map(|rules| LazyChains::new(position, rules));
         self.line.push(position.key());
         let first = moves
             .iter()
@@ -591,7 +591,7 @@ impl<'a> Solver<'a> {
             .map(|&mv| Action::stay(mv));
         let switching = moves
             .iter()
-            .filter(|&&mv| chains.as_ref().is_some_and(|chains| chains.forms_chain(mv)))
+            .filter(|&&mv| chains.as_mut().is_some_and(|chains| chains.forms_chain(mv)))
             .map(|&mv| Action::switching(mv));
         let quiet = moves
             .iter()
