@@ -735,9 +735,10 @@ fn every_puzzle_is_proven_again() {
     assert!(failures.is_empty(), "{failures:#?}");
 }
 
-/// `--threads`: two helpers, each with its table, answer as one solver:
-/// every 8th puzzle (a win, within its D and within one ply less) and
-/// positions of SSCC play within 4 plies.
+/// `--threads`: two and three solvers sharing one table, the bounds
+/// climbed without waiting for each other, answer as one solver: every
+/// 8th puzzle (a win, within its D and within one ply less) and positions
+/// of SSCC play within 4 plies.
 #[test]
 fn two_threads_answer_as_one() {
     use catena::tools::puzzles::read_puzzle;
@@ -759,8 +760,13 @@ fn two_threads_answer_as_one() {
             attacker_switches: true,
         };
         let one = solve(&position, problem, plies, 1);
-        let two = solve(&position, problem, plies, 2);
-        assert_eq!(one.win, two.win, "{position} within {plies}");
+        for threads in [2, 3] {
+            let many = solve(&position, problem, plies, threads);
+            assert_eq!(
+                one.win, many.win,
+                "{position} within {plies}, {threads} threads"
+            );
+        }
         wins += usize::from(one.win.is_some());
         nones += usize::from(one.win.is_none());
     }

@@ -28,7 +28,7 @@
 //! possible, which is sound, at the price of fewer transpositions.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize, Ordering};
 
 use crate::history::Histories;
 use crate::listings::{Actions, Listed, Listings};
@@ -293,6 +293,16 @@ impl<'a> Solver<'a> {
         }
         self.line.truncate(depth);
         Some(line)
+    }
+
+    /// The solution at `node` whose shortest win is `shortest`: its line,
+    /// and the nodes of this solver and of its helpers (`helped`).
+    fn solution(&mut self, node: &Node, shortest: Option<u32>, helped: u64) -> Solution {
+        let win = shortest.map(|plies| (plies, self.line(node, plies).unwrap_or_default()));
+        Solution {
+            win,
+            nodes: self.nodes + helped,
+        }
     }
 
     /// Keeps a node's numbers, whose search took `work` nodes, in the table.
@@ -869,7 +879,7 @@ pub struct Solution {
 
 /// Whether the player to move in `position` has a forced win within
 /// `max_plies` plies, and the shortest; with `threads` above 1 the root's
-/// actions are proved in parallel, the first win cancelling the rest.
+/// actions at every bound are proved in parallel (`climb_in_parallel`).
 pub fn solve(position: &Position, problem: Problem, max_plies: u32, threads: usize) -> Solution {
     solve_after(position, &[], problem, max_plies, threads)
         .expect("an empty path leads to the root")
@@ -897,36 +907,24 @@ pub fn solve_after(
             nodes: 1,
         });
     }
-    // The helpers share the solver's table, which they keep from one root
-    // action to the next and from one bound to the next, as the one solver
-    // does; the line is then read from what they proved.
-    let found = AtomicBool::new(false);
-    let mut helpers: Vec<Solver> = (0..threads)
-        .filter(|_| threads > 1)
-        .map(|_| {
-            let mut helper = Solver::sharing_tables_of(&solver, &found);
+    if threads < 2 {
+        let shortest = solver.shortest(&node, max_plies).expect("never stopped");
+        return Ok(solver.solution(&node, shortest, 0));
+    }
+    // The helpers share the solver's table, so that the line is read from
+    // what they proved.
+    let stops: Vec<AtomicBool> = (0..threads).map(|_| AtomicBool::new(false)).collect();
+    let mut helpers: Vec<Solver> = stops
+        .iter()
+        .map(|stop| {
+            let mut helper = Solver::sharing_tables_of(&solver, stop);
             helper.line.clone_from(&solver.line);
             helper
         })
         .collect();
-    for plies in 1..=max_plies {
-        let wins = if helpers.is_empty() {
-            solver.wins(&node, plies) == Some(true)
-        } else {
-            wins_in_parallel(&node, plies, &mut helpers, &found)
-        };
-        if wins {
-            let line = solver.line(&node, plies).unwrap_or_default();
-            return Ok(Solution {
-                win: Some((plies, line)),
-                nodes: solver.nodes() + helpers.iter().map(Solver::nodes).sum::<u64>(),
-            });
-        }
-    }
-    Ok(Solution {
-        win: None,
-        nodes: solver.nodes() + helpers.iter().map(Solver::nodes).sum::<u64>(),
-    })
+    let shortest = shortest_in_parallel(&node, max_plies, &mut helpers, &stops);
+    let helped = helpers.iter().map(Solver::nodes).sum();
+    Ok(solver.solution(&node, shortest, helped))
 }
 
 /// What `refute_after` found below a path.
@@ -989,36 +987,114 @@ pub fn refute_after(
     Ok(Some(refutation))
 }
 
-/// Whether some action of `node` wins within `plies`, the actions handed
-/// out in the engine's order to `helpers`, one thread each, the first win
-/// (`found`, the helpers' stop) ending the others' searches.
-fn wins_in_parallel(node: &Node, plies: u32, helpers: &mut [Solver], found: &AtomicBool) -> bool {
-    let children = helpers[0].actions(node);
+/// The smallest bound in `1..=max_plies` within which the attacker to move
+/// at `node` wins, as `Solver::shortest` finds it, with the root's actions
+/// at every bound shared out among `solvers` (see `climb_in_parallel`).
+fn shortest_in_parallel(
+    node: &Node,
+    max_plies: u32,
+    solvers: &mut [Solver],
+    stops: &[AtomicBool],
+) -> Option<u32> {
+    let children = solvers[0].actions(node);
+    climb_in_parallel(
+        max_plies,
+        children.len(),
+        solvers,
+        stops,
+        |solver, plies, index| {
+            solver.line.push(node.position.key());
+            let wins = solver.wins(&children[index].1, plies - 1);
+            solver.line.pop();
+            wins
+        },
+    )
+}
+
+/// The smallest bound in `1..=max_plies` at which one of `actions` root
+/// actions wins (`wins(worker, bound, action)`, `None` when the worker's
+/// stop is raised first), each worker on its own thread with its own stop
+/// in `stops`. Each worker takes the next action, in order, of the lowest
+/// bound not yet handed out, so that a worker that has taken a bound's
+/// last action goes on to the next bound while the others finish theirs,
+/// and none waits for a bound to end. Bounds are monotone (a mate within
+/// fewer plies is one within more): a win stops the workers at its bound
+/// and above, and those below it search on, since a win among their
+/// actions would be shorter.
+fn climb_in_parallel<W: Send>(
+    max_plies: u32,
+    actions: usize,
+    workers: &mut [W],
+    stops: &[AtomicBool],
+    wins: impl Fn(&mut W, u32, usize) -> Option<bool> + Sync,
+) -> Option<u32> {
     let next = AtomicUsize::new(0);
-    found.store(false, Ordering::Relaxed);
+    let shortest = AtomicU32::new(u32::MAX);
+    // The bound each worker is searching, 0 once it is done.
+    let searching: Vec<AtomicU32> = stops.iter().map(|_| AtomicU32::new(0)).collect();
     std::thread::scope(|scope| {
-        for helper in helpers.iter_mut() {
-            let (children, next) = (&children, &next);
+        for ((worker, own), stop) in workers.iter_mut().zip(&searching).zip(stops) {
+            let (next, shortest, searching, wins) = (&next, &shortest, &searching, &wins);
             scope.spawn(move || {
-                helper.line.push(node.position.key());
-                while let Some((_, child)) = children.get(next.fetch_add(1, Ordering::Relaxed)) {
-                    if helper.wins(child, plies - 1) == Some(true) {
-                        found.store(true, Ordering::Relaxed);
-                    }
-                    if found.load(Ordering::Relaxed) {
+                while !stop.load(Ordering::SeqCst) {
+                    let item = next.fetch_add(1, Ordering::SeqCst);
+                    let plies = 1 + (item / actions) as u32;
+                    own.store(plies, Ordering::SeqCst);
+                    if plies > max_plies || plies >= shortest.load(Ordering::SeqCst) {
                         break;
                     }
+                    if wins(worker, plies, item % actions) == Some(true) {
+                        shortest.fetch_min(plies, Ordering::SeqCst);
+                        for (bound, stop) in searching.iter().zip(stops) {
+                            if bound.load(Ordering::SeqCst) >= plies {
+                                stop.store(true, Ordering::SeqCst);
+                            }
+                        }
+                    }
                 }
-                helper.line.pop();
+                own.store(0, Ordering::SeqCst);
             });
         }
     });
-    found.load(Ordering::Relaxed)
+    let shortest = shortest.load(Ordering::SeqCst);
+    (shortest != u32::MAX).then_some(shortest)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A win found at a bound does not stop a worker still at a lower one,
+    /// whose action may win sooner: here the first action's proof at 3
+    /// plies lasts until a win at 4 plies has been found by the other
+    /// worker, and 3 is still the answer. Every action wins from 4 plies on,
+    /// the first from 3.
+    #[test]
+    fn a_win_at_a_bound_leaves_the_bounds_below_searched() {
+        let found_at_four = AtomicBool::new(false);
+        let stops = [AtomicBool::new(false), AtomicBool::new(false)];
+        let mut workers = [0, 1];
+        let shortest =
+            climb_in_parallel(6, 3, &mut workers, &stops, |worker, plies, action| {
+                match (plies, action) {
+                    (3, 0) => loop {
+                        if stops[*worker].load(Ordering::SeqCst) {
+                            return None;
+                        }
+                        if found_at_four.load(Ordering::SeqCst) {
+                            return Some(true);
+                        }
+                        std::thread::yield_now();
+                    },
+                    (4.., _) => {
+                        found_at_four.store(true, Ordering::SeqCst);
+                        Some(true)
+                    }
+                    _ => Some(false),
+                }
+            });
+        assert_eq!(shortest, Some(3));
+    }
 
     /// The halfmove clock a child will have, without the move played.
     #[test]
