@@ -875,22 +875,31 @@ fn uci_prints_every_option_of_the_table() {
 }
 
 /// In SSCC the engine plays the book's proven wins at once, the book's
-/// first action, and says the win is proven (issue 53, point 3); in chess
-/// it searches as ever.
+/// first action, and says the win is proven (issue 53, point 3), under
+/// the rules each win was proved for; in chess it searches as ever.
 #[test]
 fn the_engine_plays_every_proven_win_of_its_book() {
     let book = Book::built_in();
-    let wins: Vec<_> = book
-        .wins()
-        .filter(|record| record.rules == Rules::default())
-        .collect();
+    let wins: Vec<_> = book.wins().collect();
     assert!(!wins.is_empty(), "the built-in book has no win");
+    assert!(
+        wins.iter().any(|record| record.rules != Rules::default()),
+        "the built-in book has no win under other rules"
+    );
     let mut engine = Engine::start();
     engine.send("setoption name UCI_Variant value sscc");
     for record in &wins {
         let Verdict::Win { plies, line } = &record.verdict else {
             unreachable!("the book keeps wins only");
         };
+        engine.send(&format!(
+            "setoption name SwitchRule value {}",
+            record.rules.switch_rule
+        ));
+        engine.send(&format!(
+            "setoption name MinEnclosed value {}",
+            record.rules.min_enclosed
+        ));
         engine.send(&format!("position fen {}", record.fen));
         engine.send("go movetime 100");
         let (best, lines) = engine.bestmove();

@@ -224,10 +224,12 @@ impl fmt::Display for Record {
 }
 
 /// The books the engine is built with: the committed verdicts on the
-/// openings of `openings/` (docs/solver.md, "The books in `book/`").
-const BUILT_IN: [&str; 2] = [
+/// openings of `openings/` and on the start position under each rule
+/// (docs/solver.md, "The books in `book/`").
+const BUILT_IN: [&str; 3] = [
     include_str!("../../../book/openings-balanced.epd"),
     include_str!("../../../book/openings-sscc-balanced.epd"),
+    include_str!("../../../book/start.epd"),
 ];
 
 /// What a book proved of a position, by position and rules: its fastest
