@@ -1030,7 +1030,7 @@ fn climb_in_parallel<W: Send>(
 ) -> Option<u32> {
     let next = AtomicUsize::new(0);
     let shortest = AtomicU32::new(u32::MAX);
-    // The bound each worker is searching, 0 once it is done.
+    // The bound each worker is searching (or last took, once it has left).
     let searching: Vec<AtomicU32> = stops.iter().map(|_| AtomicU32::new(0)).collect();
     std::thread::scope(|scope| {
         for ((worker, own), stop) in workers.iter_mut().zip(&searching).zip(stops) {
@@ -1052,7 +1052,6 @@ fn climb_in_parallel<W: Send>(
                         }
                     }
                 }
-                own.store(0, Ordering::SeqCst);
             });
         }
     });
