@@ -194,7 +194,7 @@ fn the_trained_network_knows_material() {
 /// side to move at the start is well ahead (White won about three games in
 /// four of Catena's SSCC self-play), a queen still counts, and it reads its
 /// SSCC inputs (the same board is valued otherwise with a run in progress).
-/// A chess network in its place (no weight on the SSCC inputs) fails.
+/// A chess network in its place (never trained on the SSCC inputs) fails.
 #[test]
 fn the_sscc_network_knows_the_first_move_material_and_runs() {
     let sscc = |fen: &str, switches| evaluate_sscc(&Position::from_fen(fen).unwrap(), switches);

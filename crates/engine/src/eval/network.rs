@@ -18,7 +18,8 @@
 //! edge (the pockets a chain can close around), and how many switches the
 //! side to move has made in a row. Those inputs change with the whole board,
 //! not square by square, so they are added to a copy of the accumulator when
-//! a position is evaluated. The chess network has no weight on them.
+//! a position is evaluated. The chess network never reads them: chess
+//! data leaves its rows for them untrained.
 
 use once_cell::sync::Lazy;
 
