@@ -20,7 +20,8 @@
 //! the lowest error there.
 //!
 //! Training runs in floating point; the file written holds the weights
-//! rounded to the engine's fixed point.
+//! rounded to the engine's fixed point. From random weights, the rows of
+//! inputs that no training position uses start at zero, and stay there.
 
 use crate::cli::{Failure, FailureKind};
 use crate::tools::progress::Progress;
@@ -320,6 +321,18 @@ fn initial_parameters(random: &mut SplitMix64) -> Vec<f32> {
     parameters
 }
 
+/// Which inputs at least one of `samples` uses, from either side's view.
+fn used_inputs(samples: &[Sample]) -> Vec<bool> {
+    let mut used = vec![false; INPUTS];
+    for input in samples
+        .iter()
+        .flat_map(|sample| sample.views.iter().flatten())
+    {
+        used[usize::from(*input)] = true;
+    }
+    used
+}
+
 fn load(paths: &[PathBuf], result_weight: f32, mirror: bool) -> Result<Vec<Sample>, String> {
     let mut samples = Vec::new();
     for path in paths {
@@ -390,7 +403,19 @@ pub fn run(args: &TrainArgs) -> Result<bool, Failure> {
 
     let mut random = SplitMix64::new(args.seed);
     // Drawn even when `--init` replaces them, so that the shuffles are the same.
-    let random_start = initial_parameters(&mut random);
+    let mut random_start = initial_parameters(&mut random);
+    // An input no training position uses never gets a gradient: its row
+    // would keep its random start (shrunk by the decay) in the file, as
+    // noise the engine adds whenever a position uses it after all.
+    let used = used_inputs(&samples);
+    for (input, row) in random_start[HIDDEN_WEIGHTS..HIDDEN_BIASES]
+        .chunks_mut(HIDDEN)
+        .enumerate()
+    {
+        if !used[input] {
+            row.fill(0.0);
+        }
+    }
     let (mut parameters, mut best) = match &initial_network {
         Some((path, network)) => {
             let parameters = network.to_float();

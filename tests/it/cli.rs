@@ -3,9 +3,9 @@
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
-use catena_core::board::{Color, Piece, Position};
+use catena_core::board::{Color, Piece, Position, Square};
 use catena_core::rng::SplitMix64;
-use catena_engine::eval::network::Network;
+use catena_engine::eval::network::{BOARD_INPUTS, HIDDEN, INPUTS, Network, feature};
 
 use crate::common::scratch::ScratchDir;
 
@@ -325,6 +325,24 @@ fn training_learns_material_and_writes_a_network_the_engine_reads() {
     let down_a_queen = eval("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1");
     assert!(up_a_queen > 300, "a queen up: {up_a_queen}");
     assert!(down_a_queen < -300, "a queen down: {down_a_queen}");
+
+    // No lesson has an SSCC field or a pawn on the first rank: those inputs'
+    // rows were never trained, and are written as zero, not as their
+    // random start. A board input the lessons use is not.
+    let weights = network.to_float();
+    let square = |name: &str| name.parse::<Square>().unwrap();
+    let row = |input: usize| &weights[input * HIDDEN..][..HIDDEN];
+    let untrained = (BOARD_INPUTS..INPUTS).chain([feature(
+        Color::White,
+        Color::White,
+        Piece::Pawn,
+        square("a1"),
+    )]);
+    for input in untrained {
+        assert!(row(input).iter().all(|&w| w == 0.0), "input {input}");
+    }
+    let king_e1 = feature(Color::White, Color::White, Piece::King, square("e1"));
+    assert!(row(king_e1).iter().any(|&w| w != 0.0));
 }
 
 #[test]
