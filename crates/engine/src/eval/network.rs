@@ -18,8 +18,8 @@
 //! edge (the pockets a chain can close around), and how many switches the
 //! side to move has made in a row. Those inputs change with the whole board,
 //! not square by square, so they are added to a copy of the accumulator when
-//! a position is evaluated. The chess network never reads them: chess
-//! data leaves its rows for them untrained.
+//! a position is evaluated. The chess network never reads them, and its
+//! rows for them are zero: no chess position uses them (`catena train`).
 
 use once_cell::sync::Lazy;
 
