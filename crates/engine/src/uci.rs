@@ -792,7 +792,7 @@ mod tests {
     }
 
     /// SSCC games are short, so the clock is planned over fewer moves: the
-    /// same clock gives an SSCC move about three times a chess move's time.
+    /// same clock gives an SSCC move about twice a chess move's time.
     #[test]
     fn sscc_plans_the_clock_over_fewer_moves() {
         let go = "go wtime 10000 btime 10000 winc 100 binc 100";
@@ -809,6 +809,6 @@ mod tests {
             Budget::from_clock_over(clock, overhead, time::SSCC_HORIZON)
         );
         assert_eq!(chess, Budget::from_clock(clock, overhead));
-        assert!(sscc.soft > chess.soft * 3, "{sscc:?} {chess:?}");
+        assert!(sscc.soft > chess.soft * 3 / 2, "{sscc:?} {chess:?}");
     }
 }
