@@ -11,7 +11,9 @@ Each line of LOGFILE reads `<seconds since start> <pid> > <line to engine>`
 or `... < <line from engine>`; several engines may share one file.
 `docs/uci_log.py --summary LOGFILE...` prints, per engine name (from
 `id name`), the number of moves, the mean and largest think time, and the
-`go` commands' clock values at the first move of each game.
+`go` commands' clock values at the first move of each game, and for each
+engine process the clock of its own colour at its last `go`: the time it
+had left at the end of its game.
 """
 
 import os
@@ -49,8 +51,23 @@ def wrap(logfile, command):
     os._exit(status)
 
 
+def own_clock(position, go):
+    """The `go` command's clock for the side to move after `position`."""
+    words = position.split()
+    moves = len(words) - words.index("moves") - 1 if "moves" in words else 0
+    if words[1] == "fen":
+        white_first = words[3] == "w"
+    else:
+        white_first = True
+    white = white_first == (moves % 2 == 0)
+    clock = go.split()
+    key = "wtime" if white else "btime"
+    return int(clock[clock.index(key) + 1]) if key in clock else None
+
+
 def summary(logfiles):
     names, pending, thinks, first_go = {}, {}, {}, {}
+    positions, last_clock = {}, {}
     for path in logfiles:
         with open(path, encoding="utf-8") as log:
             for entry in log:
@@ -60,8 +77,12 @@ def summary(logfiles):
                 stamp, pid, marker, text = float(parts[0]), parts[1], parts[2], parts[3]
                 if marker == "<" and text.startswith("id name "):
                     names[pid] = text[len("id name "):]
+                elif marker == ">" and text.startswith("position"):
+                    positions[pid] = text
                 elif marker == ">" and text.startswith("go"):
                     pending[pid] = stamp
+                    if pid in positions:
+                        last_clock[pid] = own_clock(positions[pid], text)
                     first_go.setdefault(pid, []).append(text)
                 elif marker == "<" and text.startswith("bestmove") and pid in pending:
                     thinks.setdefault(pid, []).append(stamp - pending.pop(pid))
@@ -75,6 +96,8 @@ def summary(logfiles):
     gos = [go for commands in first_go.values() for go in commands[:2]]
     for go in sorted(set(gos))[:10]:
         print(f"  e.g. {go}")
+    for pid, clock in sorted(last_clock.items()):
+        print(f"{names.get(pid, pid)} (process {pid}): {clock} ms left at its last go")
 
 
 def main():

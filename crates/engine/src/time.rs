@@ -36,8 +36,8 @@ pub struct Progress {
 }
 
 /// Moves to plan for when the time control gives no `movestogo`. Over 20,
-/// at 10+0.1 the clock settled near 3.5 s and ended games there, time the
-/// opponent had spent; over 12 it settles near 1.5 s, spent earlier.
+/// at 10+0.1 Catena ended games with about 3 s left, time the opponent had
+/// spent; over 12 with about 2 s or less (docs/strength.md, C82).
 pub const HORIZON: u32 = 12;
 /// The same in SSCC, whose games are short: half of Catena's end within 15
 /// plies, about 7 moves on each colour's clock.
