@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use catena_core::board::Position;
-use catena_engine::book::{Record, Verdict};
+use catena_engine::book::{BUILT_IN_FILES, Record, Verdict};
 
 use crate::cli::{catena, stderr, stdout};
 use crate::common::scratch::ScratchDir;
@@ -241,12 +241,36 @@ fn a_book_line_is_read_only_when_it_holds_together() {
     }
 }
 
-/// The books of the openings in `openings/`.
-const OPENING_BOOKS: [&str; 2] = ["openings-balanced.epd", "openings-sscc-balanced.epd"];
-
 /// The book of the start position, whose proofs take minutes to an hour
-/// each (docs/solver.md, "The start position").
+/// each (docs/solver.md, "The start position"); the engine's other books
+/// are those of the openings in `openings/`.
 const START_BOOK: &str = "start.epd";
+
+fn opening_books() -> Vec<&'static str> {
+    let books: Vec<_> = BUILT_IN_FILES
+        .iter()
+        .copied()
+        .filter(|&file| file != START_BOOK)
+        .collect();
+    assert!(BUILT_IN_FILES.contains(&START_BOOK) && !books.is_empty());
+    books
+}
+
+/// Every book committed in `book/` is one the engine is built with, so a
+/// book added there is not left out of play by mistake.
+#[test]
+fn every_book_in_the_folder_is_built_in() {
+    let folder = format!("{}/book", env!("CARGO_MANIFEST_DIR"));
+    let mut files: Vec<String> = std::fs::read_dir(folder)
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name.ends_with(".epd"))
+        .collect();
+    files.sort();
+    let mut built_in: Vec<_> = BUILT_IN_FILES.iter().map(|file| file.to_string()).collect();
+    built_in.sort();
+    assert_eq!(files, built_in);
+}
 
 /// Every settled record of `files`, books in `book/`, each with its file.
 fn shipped_records(files: &[&'static str]) -> Vec<(&'static str, Record)> {
@@ -273,8 +297,7 @@ fn shipped_records(files: &[&'static str]) -> Vec<(&'static str, Record)> {
 fn every_win_of_the_books_replays_to_the_attackers_mate() {
     use catena_core::game::{GameState, Termination};
     let (mut wins, mut runs) = (0, 0);
-    let books = [OPENING_BOOKS.as_slice(), &[START_BOOK]].concat();
-    for (file, record) in shipped_records(&books) {
+    for (file, record) in shipped_records(BUILT_IN_FILES) {
         let Verdict::Win { plies, line } = &record.verdict else {
             continue;
         };
@@ -313,7 +336,7 @@ fn a_seeded_sample_of_the_books_is_proved_again() {
     use catena_engine::solve::{Problem, solve, solve_after};
     use rayon::prelude::*;
 
-    let mut records = shipped_records(&OPENING_BOOKS);
+    let mut records = shipped_records(&opening_books());
     let mut random = SplitMix64::new(53);
     // A Fisher-Yates shuffle's first 50.
     for index in 0..50 {

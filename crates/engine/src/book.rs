@@ -223,14 +223,22 @@ impl fmt::Display for Record {
     }
 }
 
-/// The books the engine is built with: the committed verdicts on the
-/// openings of `openings/` and on the start position under each rule
-/// (docs/solver.md, "The books in `book/`").
-const BUILT_IN: [&str; 3] = [
-    include_str!("../../../book/openings-balanced.epd"),
-    include_str!("../../../book/openings-sscc-balanced.epd"),
-    include_str!("../../../book/start.epd"),
-];
+/// The books the engine is built with, by their files in `book/`: the
+/// committed verdicts on the openings of `openings/` and on the start
+/// position under each rule (docs/solver.md, "The books in `book/`").
+macro_rules! built_in_books {
+    ($($file:literal),+) => {
+        /// The files of `book/` built into the engine.
+        pub const BUILT_IN_FILES: &[&str] = &[$($file),+];
+        const BUILT_IN: &[&str] = &[$(include_str!(concat!("../../../book/", $file))),+];
+    };
+}
+
+built_in_books!(
+    "openings-balanced.epd",
+    "openings-sscc-balanced.epd",
+    "start.epd"
+);
 
 /// What a book proved of a position, by position and rules: its fastest
 /// win, and the largest bound within which it has none.
