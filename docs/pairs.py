@@ -7,7 +7,10 @@ Usage:
 
 The games of rounds 1 and 2 are a pair, 3 and 4 the next, and so on, as
 `catena match` plays each opening twice, colours reversed; several files
-(parts of one match) add up. A game's winner is the player holding the
+(parts of one match) add up, and fastchess's PGN reads the same (there
+both games of a pair carry their round's number). ENGINE may be several
+names joined by commas, for one engine named differently in the files.
+A game's winner is the player holding the
 winning colour at the end (`WhiteAtEnd`, `BlackAtEnd` in SSCC, else `White`
 and `Black`). Prints for ENGINE the pentanomial counts (pairs scoring 0, 1/2,
 1, 3/2 and 2 points), the logistic Elo with its 95% interval and the LOS
@@ -52,13 +55,13 @@ def winner(tags):
     return colour and tags.get(colour + "AtEnd", tags.get(colour))
 
 
-def points(tags, engine):
+def points(tags, engines):
     if tags.get("Result") == "1/2-1/2":
         return 0.5
     won = winner(tags)
     if won is None:
         return None
-    return 1.0 if won == engine else 0.0
+    return 1.0 if won in engines else 0.0
 
 
 def elo(score):
@@ -77,8 +80,16 @@ def verdicts(path):
 
 
 def rounds(path):
-    """Round number -> tags, for the games of one file."""
-    return {int(tags["Round"]): tags for tags in games(path)}
+    """Game number -> tags, for the games of one file. `catena match` numbers
+    games by round; fastchess gives both games of a pair its round's number,
+    so there the second of round N is game 2N and the first 2N - 1."""
+    by_round = {}
+    for tags in games(path):
+        by_round.setdefault(int(tags["Round"]), []).append(tags)
+    if all(len(pair) == 1 for pair in by_round.values()):
+        return {number: pair[0] for number, pair in by_round.items()}
+    return {2 * number - 1 + index: tags
+            for number, pair in by_round.items() for index, tags in enumerate(pair)}
 
 
 def split_colours(files):
@@ -122,7 +133,7 @@ def main(args):
         by_round = {}
         for number, tags in tags_by_round.items():
             players.update((tags.get("White"), tags.get("Black")))
-            by_round[number] = points(tags, engine)
+            by_round[number] = points(tags, engine.split(","))
         for score in by_round.values():
             wins += score == 1.0
             draws += score == 0.5
@@ -134,7 +145,7 @@ def main(args):
                 counts[int(2 * sum(pair))] += 1
                 if scores and opening in scores:
                     by_kind[scores[opening]][int(2 * sum(pair))] += 1
-    if engine not in players:
+    if not players & set(engine.split(",")):
         sys.exit(f"{engine} plays no game there (players: {', '.join(sorted(p for p in players if p))})")
     n = sum(counts)
     if n == 0:

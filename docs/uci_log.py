@@ -55,10 +55,7 @@ def own_clock(position, go):
     """The `go` command's clock for the side to move after `position`."""
     words = position.split()
     moves = len(words) - words.index("moves") - 1 if "moves" in words else 0
-    if words[1] == "fen":
-        white_first = words[3] == "w"
-    else:
-        white_first = True
+    white_first = words[1] != "fen" or words[3] == "w"
     white = white_first == (moves % 2 == 0)
     clock = go.split()
     key = "wtime" if white else "btime"

@@ -260,15 +260,14 @@ fn opening_books() -> Vec<&'static str> {
 /// book added there is not left out of play by mistake.
 #[test]
 fn every_book_in_the_folder_is_built_in() {
+    use std::collections::BTreeSet;
     let folder = format!("{}/book", env!("CARGO_MANIFEST_DIR"));
-    let mut files: Vec<String> = std::fs::read_dir(folder)
+    let files: BTreeSet<String> = std::fs::read_dir(folder)
         .unwrap()
         .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
         .filter(|name| name.ends_with(".epd"))
         .collect();
-    files.sort();
-    let mut built_in: Vec<_> = BUILT_IN_FILES.iter().map(|file| file.to_string()).collect();
-    built_in.sort();
+    let built_in: BTreeSet<String> = BUILT_IN_FILES.iter().map(|file| file.to_string()).collect();
     assert_eq!(files, built_in);
 }
 
