@@ -81,18 +81,107 @@ pub struct TrainArgs {
     out: PathBuf,
 }
 
-/// A position as the trainer sees it: its inputs from the side to move's
-/// view and from the other side's, and its target from the side to move's.
-struct Sample {
-    views: [ArrayVec<u16, MAX_ACTIVE>; 2],
-    /// Men on the board, which choose the output bucket.
+/// The training positions, each view's inputs packed end to end: about 120
+/// bytes a chess position, where room for the most inputs any position can
+/// have took 280, so that some 60M positions fit in memory.
+#[derive(Default)]
+struct Samples {
+    inputs: Vec<u16>,
+    entries: Vec<Entry>,
+}
+
+/// Where one position of `Samples` is: where its inputs start and how many
+/// each view has, with the men on its board (which choose the output
+/// bucket) and its target from the side to move's view. Shuffling moves
+/// these, not the inputs.
+#[derive(Clone, Copy)]
+struct Entry {
+    start: u64,
+    lengths: [u8; 2],
     men: u8,
     target: f32,
 }
 
-/// The sample of `line`, and its mirror image where `mirror` asks for it and
-/// the position has no castling rights.
-fn parse_line(line: &str, result_weight: f32, mirror: bool) -> Result<Vec<Sample>, String> {
+/// A position as the trainer sees it: its inputs from the side to move's
+/// view and from the other side's, and its target from the side to move's.
+struct Sample<'a> {
+    views: [&'a [u16]; 2],
+    men: u8,
+    target: f32,
+}
+
+impl Samples {
+    fn push(&mut self, views: [&[u16]; 2], men: u8, target: f32) {
+        let start = self.inputs.len() as u64;
+        for view in views {
+            self.inputs.extend_from_slice(view);
+        }
+        self.entries.push(Entry {
+            start,
+            lengths: views.map(|view| view.len() as u8),
+            men,
+            target,
+        });
+    }
+
+    fn append(&mut self, other: Samples) {
+        let offset = self.inputs.len() as u64;
+        self.inputs.extend(other.inputs);
+        self.entries
+            .extend(other.entries.into_iter().map(|entry| Entry {
+                start: entry.start + offset,
+                ..entry
+            }));
+    }
+
+    fn sample(&self, entry: &Entry) -> Sample<'_> {
+        let start = entry.start as usize;
+        let [ours, theirs] = entry.lengths.map(usize::from);
+        Sample {
+            views: [
+                &self.inputs[start..][..ours],
+                &self.inputs[start + ours..][..theirs],
+            ],
+            men: entry.men,
+            target: entry.target,
+        }
+    }
+
+    /// The last `count` positions, taken out before any shuffle, when the
+    /// entries still follow the inputs' order.
+    fn split_off_last(&mut self, count: usize) -> Samples {
+        let entries = self.entries.split_off(self.entries.len() - count);
+        let first = entries
+            .first()
+            .map_or(self.inputs.len(), |entry| entry.start as usize);
+        let inputs = self.inputs.split_off(first);
+        let entries = entries
+            .into_iter()
+            .map(|entry| Entry {
+                start: entry.start - first as u64,
+                ..entry
+            })
+            .collect();
+        Samples { inputs, entries }
+    }
+
+    fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+}
+
+/// The samples of `line` into `samples`: the position, and its mirror image
+/// (first) where `mirror` asks for it and the position has no castling rights.
+fn parse_line(
+    line: &str,
+    result_weight: f32,
+    mirror: bool,
+    samples: &mut Samples,
+) -> Result<(), String> {
     let fields: Vec<&str> = line.split('|').map(str::trim).collect();
     let (fen, result, score, run) = match fields[..] {
         [fen, result, score] => (fen, result, score, None),
@@ -125,7 +214,7 @@ fn parse_line(line: &str, result_weight: f32, mirror: bool) -> Result<Vec<Sample
         }
         None => None,
     };
-    let mut views = [ArrayVec::new(), ArrayVec::new()];
+    let mut views: [ArrayVec<u16, MAX_ACTIVE>; 2] = [ArrayVec::new(), ArrayVec::new()];
     for (inputs, view) in views.iter_mut().zip([us, !us]) {
         network::for_each_feature(&position, view, |input| {
             inputs.push(input as u16);
@@ -135,22 +224,17 @@ fn parse_line(line: &str, result_weight: f32, mirror: bool) -> Result<Vec<Sample
         }
     }
     let men = position.occupied().len() as u8;
-    let mut samples = Vec::with_capacity(2);
     if mirror && position.castling_rights() == CastlingRights::NONE {
-        let turned = views.clone().map(|inputs| {
+        let turned: [ArrayVec<u16, MAX_ACTIVE>; 2] = views.clone().map(|inputs| {
             inputs
                 .into_iter()
                 .map(|input| network::mirrored(input.into()) as u16)
                 .collect()
         });
-        samples.push(Sample {
-            views: turned,
-            men,
-            target,
-        });
+        samples.push([&turned[0], &turned[1]], men, target);
     }
-    samples.push(Sample { views, men, target });
-    Ok(samples)
+    samples.push([&views[0], &views[1]], men, target);
+    Ok(())
 }
 
 fn sigmoid(x: f32) -> f32 {
@@ -165,15 +249,15 @@ const OUTPUT_BIASES: usize = OUTPUT_WEIGHTS + OUTPUT_BUCKETS * 2 * HIDDEN;
 const PARAMETERS: usize = OUTPUT_BIASES + OUTPUT_BUCKETS;
 
 /// Where the output weights of `sample`'s bucket start, and its output bias.
-fn output_parameters(sample: &Sample) -> (usize, usize) {
+fn output_parameters(sample: &Sample<'_>) -> (usize, usize) {
     let bucket = output_bucket(sample.men.into());
     (OUTPUT_WEIGHTS + bucket * 2 * HIDDEN, OUTPUT_BIASES + bucket)
 }
 
 /// The hidden layers of one position, before activation.
-fn hidden_layers(parameters: &[f32], sample: &Sample) -> [[f32; HIDDEN]; 2] {
+fn hidden_layers(parameters: &[f32], sample: &Sample<'_>) -> [[f32; HIDDEN]; 2] {
     let mut hidden = [[0.0; HIDDEN]; 2];
-    for (layer, inputs) in hidden.iter_mut().zip(&sample.views) {
+    for (layer, inputs) in hidden.iter_mut().zip(sample.views) {
         layer.copy_from_slice(&parameters[HIDDEN_BIASES..][..HIDDEN]);
         for &input in inputs {
             let row = &parameters[HIDDEN_WEIGHTS + usize::from(input) * HIDDEN..][..HIDDEN];
@@ -191,7 +275,7 @@ fn activation(value: f32) -> f32 {
 }
 
 /// The network's output (in units of `SCALE` centipawns).
-fn output(parameters: &[f32], sample: &Sample, hidden: &[[f32; HIDDEN]; 2]) -> f32 {
+fn output(parameters: &[f32], sample: &Sample<'_>, hidden: &[[f32; HIDDEN]; 2]) -> f32 {
     let (weights, bias) = output_parameters(sample);
     let mut output = parameters[bias];
     for (side, layer) in hidden.iter().enumerate() {
@@ -205,11 +289,17 @@ fn output(parameters: &[f32], sample: &Sample, hidden: &[[f32; HIDDEN]; 2]) -> f
     output
 }
 
-/// Adds the gradient of the squared error over `samples` to `gradient`;
-/// returns the summed error.
-fn add_gradient(parameters: &[f32], samples: &[Sample], gradient: &mut [f32]) -> f64 {
+/// Adds the gradient of the squared error over `entries` of `samples` to
+/// `gradient`; returns the summed error.
+fn add_gradient(
+    parameters: &[f32],
+    samples: &Samples,
+    entries: &[Entry],
+    gradient: &mut [f32],
+) -> f64 {
     let mut total = 0.0;
-    for sample in samples {
+    for entry in entries {
+        let sample = &samples.sample(entry);
         let hidden = hidden_layers(parameters, sample);
         let predicted = sigmoid(output(parameters, sample, &hidden));
         let error = predicted - sample.target;
@@ -217,7 +307,7 @@ fn add_gradient(parameters: &[f32], samples: &[Sample], gradient: &mut [f32]) ->
         let d_output = 2.0 * error * predicted * (1.0 - predicted);
         let (output_weights, output_bias) = output_parameters(sample);
         gradient[output_bias] += d_output;
-        for (side, (layer, inputs)) in hidden.iter().zip(&sample.views).enumerate() {
+        for (side, (layer, inputs)) in hidden.iter().zip(sample.views).enumerate() {
             let weights = output_weights + side * HIDDEN;
             let mut d_hidden = [0.0f32; HIDDEN];
             for (unit, &value) in layer.iter().enumerate() {
@@ -250,17 +340,23 @@ const PARTS: usize = 16;
 
 /// The sum of `term` over `samples`, in parallel but always added up in the
 /// same order.
-fn ordered_sum(samples: &[Sample], term: impl Fn(&Sample) -> f64 + Sync) -> f64 {
+fn ordered_sum(samples: &Samples, term: impl Fn(&Sample<'_>) -> f64 + Sync) -> f64 {
     samples
+        .entries
         .par_chunks(1024)
-        .map(|chunk| chunk.iter().map(&term).sum::<f64>())
+        .map(|chunk| {
+            chunk
+                .iter()
+                .map(|entry| term(&samples.sample(entry)))
+                .sum::<f64>()
+        })
         .collect::<Vec<f64>>()
         .into_iter()
         .sum()
 }
 
 /// Mean squared error over `samples`.
-fn mean_error(parameters: &[f32], samples: &[Sample]) -> f64 {
+fn mean_error(parameters: &[f32], samples: &Samples) -> f64 {
     let total = ordered_sum(samples, |sample| {
         let hidden = hidden_layers(parameters, sample);
         f64::from((sigmoid(output(parameters, sample, &hidden)) - sample.target).powi(2))
@@ -322,19 +418,20 @@ fn initial_parameters(random: &mut SplitMix64) -> Vec<f32> {
 }
 
 /// Which inputs at least one of `samples` uses, from either side's view.
-fn used_inputs(samples: &[Sample]) -> Vec<bool> {
+fn used_inputs(samples: &Samples) -> Vec<bool> {
     let mut used = vec![false; INPUTS];
-    for input in samples
-        .iter()
-        .flat_map(|sample| sample.views.iter().flatten())
-    {
-        used[usize::from(*input)] = true;
+    for &input in &samples.inputs {
+        used[usize::from(input)] = true;
     }
     used
 }
 
-fn load(paths: &[PathBuf], result_weight: f32, mirror: bool) -> Result<Vec<Sample>, String> {
-    let mut samples = Vec::new();
+/// Lines parsed at once: each part's samples are packed on their own, in
+/// parallel, then appended in order.
+const LINES_PER_PART: usize = 65_536;
+
+fn load(paths: &[PathBuf], result_weight: f32, mirror: bool) -> Result<Samples, String> {
+    let mut samples = Samples::default();
     for path in paths {
         let text = fs::read_to_string(path)
             .map_err(|error| format!("cannot read {}: {error}", path.display()))?;
@@ -343,14 +440,20 @@ fn load(paths: &[PathBuf], result_weight: f32, mirror: bool) -> Result<Vec<Sampl
             .enumerate()
             .filter(|(_, line)| !line.trim().is_empty())
             .collect();
-        let parsed: Result<Vec<Vec<Sample>>, String> = lines
-            .par_iter()
-            .map(|&(number, line)| {
-                parse_line(line, result_weight, mirror)
-                    .map_err(|error| format!("{}:{}: {error}", path.display(), number + 1))
+        let parts: Result<Vec<Samples>, String> = lines
+            .par_chunks(LINES_PER_PART)
+            .map(|part| {
+                let mut samples = Samples::default();
+                for &(number, line) in part {
+                    parse_line(line, result_weight, mirror, &mut samples)
+                        .map_err(|error| format!("{}:{}: {error}", path.display(), number + 1))?;
+                }
+                Ok(samples)
             })
             .collect();
-        samples.extend(parsed?.into_iter().flatten());
+        for part in parts? {
+            samples.append(part);
+        }
     }
     Ok(samples)
 }
@@ -385,7 +488,7 @@ pub fn run(args: &TrainArgs) -> Result<bool, Failure> {
     let mut samples = load(&args.data, args.result_weight, args.mirror).or_usage()?;
     let held_out = match &args.held_out {
         Some(path) => load(std::slice::from_ref(path), args.result_weight, false).or_usage()?,
-        None => samples.split_off(samples.len() - samples.len() / 20),
+        None => samples.split_off_last(samples.len() / 20),
     };
     if samples.is_empty() || held_out.is_empty() {
         return Err(Failure::Usage(format!(
@@ -436,15 +539,15 @@ pub fn run(args: &TrainArgs) -> Result<bool, Failure> {
     for epoch in 1..=args.epochs {
         // Fisher–Yates, seeded.
         for index in (1..samples.len()).rev() {
-            samples.swap(index, random.below(index + 1));
+            samples.entries.swap(index, random.below(index + 1));
         }
         let (mut training_error, mut seen) = (0.0, 0);
-        for batch in samples.chunks(args.batch) {
+        for batch in samples.entries.chunks(args.batch) {
             let parts: Vec<(Vec<f32>, f64)> = batch
                 .par_chunks(batch.len().div_ceil(PARTS))
                 .map(|part| {
                     let mut gradient = vec![0.0f32; PARAMETERS];
-                    let error = add_gradient(&parameters, part, &mut gradient);
+                    let error = add_gradient(&parameters, &samples, part, &mut gradient);
                     (gradient, error)
                 })
                 .collect();
@@ -485,7 +588,7 @@ pub fn run(args: &TrainArgs) -> Result<bool, Failure> {
     let network = Network::from_float(&parameters);
     let rounding = ordered_sum(&held_out, |sample| {
         let exact = output(&parameters, sample, &hidden_layers(&parameters, sample)) * SCALE as f32;
-        let engine = network.evaluate_inputs(&sample.views[0], &sample.views[1], sample.men.into());
+        let engine = network.evaluate_inputs(sample.views[0], sample.views[1], sample.men.into());
         f64::from((exact - engine as f32).abs())
     });
     eprintln!(
