@@ -920,12 +920,14 @@ fn labels_analysis_scores_draws_the_best_move_and_plays_a_line() {
         )
         .await;
         page.screenshot("gui-analysis-arrow.png").await;
+        // Read and clicked in one script: the analysis may replace its lines
+        // between two.
         let first = page
-            .js("return document.querySelector('#analysis-lines li').dataset.move")
+            .js("const line = document.querySelector('#analysis-lines li');
+                 line.querySelector('.pv').click();
+                 return line.dataset.move;")
             .await;
         let first = first.as_str().expect("the line's first move").to_string();
-        page.js("document.querySelector('#analysis-lines li .pv').click(); return true;")
-            .await;
         page.wait_for_plies(2).await;
         let state = page.server_state();
         assert_eq!(state["history"][1]["uci"], first.as_str(), "{state}");
