@@ -562,6 +562,23 @@ async fn new_game_from(page: &Page, fen: &str) {
         fen
     };
     wait_for_server(page, "the new game", |state| state["start_fen"] == fen).await;
+    // The page hears of the game after the server has it: a click before it
+    // shows the new board lands on the old one.
+    let men = fen
+        .split(' ')
+        .next()
+        .unwrap_or_default()
+        .chars()
+        .filter(char::is_ascii_alphabetic)
+        .count();
+    page.wait_for(
+        &format!(
+            "return document.querySelectorAll('#board cg-board piece:not(.ghost):not(.fading)')
+                 .length === {men}"
+        ),
+        "the new game's board",
+    )
+    .await;
 }
 
 /// Waits for the result panel and returns what it says.
