@@ -114,6 +114,7 @@ def main(args):
     if not args or args[0].startswith("-"):
         sys.exit(__doc__.split("\n\n")[1].strip())
     engine, args = args[0], args[1:]
+    names = set(engine.split(","))
     sprt = scores = other = None
     while args[:1] in (["--sprt"], ["--scores"], ["--same-splits"]):
         if args[0] == "--sprt":
@@ -133,7 +134,7 @@ def main(args):
         by_round = {}
         for number, tags in tags_by_round.items():
             players.update((tags.get("White"), tags.get("Black")))
-            by_round[number] = points(tags, engine.split(","))
+            by_round[number] = points(tags, names)
         for score in by_round.values():
             wins += score == 1.0
             draws += score == 0.5
@@ -145,7 +146,7 @@ def main(args):
                 counts[int(2 * sum(pair))] += 1
                 if scores and opening in scores:
                     by_kind[scores[opening]][int(2 * sum(pair))] += 1
-    if not players & set(engine.split(",")):
+    if not players & names:
         sys.exit(f"{engine} plays no game there (players: {', '.join(sorted(p for p in players if p))})")
     n = sum(counts)
     if n == 0:

@@ -124,14 +124,11 @@ impl Samples {
         });
     }
 
-    fn append(&mut self, other: Samples) {
-        let offset = self.inputs.len() as u64;
-        self.inputs.extend(other.inputs);
-        self.entries
-            .extend(other.entries.into_iter().map(|entry| Entry {
-                start: entry.start + offset,
-                ..entry
-            }));
+    fn append(&mut self, other: &Samples) {
+        for entry in &other.entries {
+            let sample = other.sample(entry);
+            self.push(sample.views, sample.men, sample.target);
+        }
     }
 
     fn sample(&self, entry: &Entry) -> Sample<'_> {
@@ -147,22 +144,19 @@ impl Samples {
         }
     }
 
-    /// The last `count` positions, taken out before any shuffle, when the
+    /// The last `count` positions, taken out before any shuffle, while the
     /// entries still follow the inputs' order.
     fn split_off_last(&mut self, count: usize) -> Samples {
         let entries = self.entries.split_off(self.entries.len() - count);
-        let first = entries
-            .first()
-            .map_or(self.inputs.len(), |entry| entry.start as usize);
-        let inputs = self.inputs.split_off(first);
-        let entries = entries
-            .into_iter()
-            .map(|entry| Entry {
-                start: entry.start - first as u64,
-                ..entry
-            })
-            .collect();
-        Samples { inputs, entries }
+        let mut last = Samples::default();
+        for entry in &entries {
+            let sample = self.sample(entry);
+            last.push(sample.views, sample.men, sample.target);
+        }
+        if let Some(first) = entries.first() {
+            self.inputs.truncate(first.start as usize);
+        }
+        last
     }
 
     fn len(&self) -> usize {
@@ -451,7 +445,7 @@ fn load(paths: &[PathBuf], result_weight: f32, mirror: bool) -> Result<Samples, 
                 Ok(samples)
             })
             .collect();
-        for part in parts? {
+        for part in &parts? {
             samples.append(part);
         }
     }

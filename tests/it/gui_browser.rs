@@ -9,6 +9,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use crate::gui_support::browser::{PATIENCE, Page, fast_engine_list, run};
+use catena_core::board::Position;
 use catena_core::game::pgn;
 use serde_json::{Value, json};
 
@@ -563,14 +564,9 @@ async fn new_game_from(page: &Page, fen: &str) {
     };
     wait_for_server(page, "the new game", |state| state["start_fen"] == fen).await;
     // The page hears of the game after the server has it: a click before it
-    // shows the new board lands on the old one.
-    let men = fen
-        .split(' ')
-        .next()
-        .unwrap_or_default()
-        .chars()
-        .filter(char::is_ascii_alphabetic)
-        .count();
+    // shows the new board lands on the old one. The men, not the board: an
+    // engine to move may already have moved.
+    let men = Position::from_fen(fen).expect("a FEN").occupied().len();
     page.wait_for(
         &format!(
             "return document.querySelectorAll('#board cg-board piece:not(.ghost):not(.fading)')
