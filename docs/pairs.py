@@ -3,7 +3,7 @@
 (docs/match.md, "Pairs" and "SPRT"), for matches played before it did.
 
 Usage:
-    python3 docs/pairs.py ENGINE [--sprt ELO0 ELO1] [--scores SCORES] [--same-splits OTHER.pgn[.xz]] GAMES.pgn[.xz]...
+    python3 docs/pairs.py ENGINE [--sprt ELO0 ELO1] [--scores SCORES [--margin CP]] [--same-splits OTHER.pgn[.xz]] GAMES.pgn[.xz]...
 
 The games of rounds 1 and 2 are a pair, 3 and 4 the next, and so on, as
 `catena match` plays each opening twice, colours reversed; several files
@@ -23,8 +23,11 @@ With `--scores`, the pairs are also counted by how the opening stood: SCORES
 is the output of `openings/make_sscc_openings.py CATENA --score EPD` for the
 openings file the games were played from (line N: opening N), and the pairs,
 file after file, are taken to be its openings in order. An opening is
-"decided" where Catena found a mate or scored beyond 1000 centipawns, else
-"open" (the test of openings/sscc-balanced.epd).
+"decided" where Catena found a mate or scored beyond CP centipawns (1000
+unless `--margin` says otherwise), else "open" (with 1000, the test of
+openings/sscc-balanced.epd); of each kind's pairs split 1-1, it counts
+those won both times by the player starting with the colour the score
+favours.
 
 With `--same-splits`, the openings split 1-1 in both these games and
 OTHER (another match from the same openings file, from its first opening)
@@ -68,14 +71,15 @@ def elo(score):
     return -400 * math.log10(1 / score - 1) if 0 < score < 1 else math.nan
 
 
-def verdicts(path):
-    """Opening number -> "decided" or "open", from `make_sscc_openings.py --score`."""
+def verdicts(path, margin):
+    """Opening number -> ("decided" or "open", whether the score favours the
+    side to move), from `make_sscc_openings.py --score`."""
     classes = {}
     with open(path) as file:
         for line in file:
             number, kind, value = line.split()
-            decided = kind == "mate" or abs(int(value)) > 1000
-            classes[int(number)] = "decided" if decided else "open"
+            decided = kind == "mate" or abs(int(value)) > margin
+            classes[int(number)] = ("decided" if decided else "open", int(value) > 0)
     return classes
 
 
@@ -116,15 +120,21 @@ def main(args):
     engine, args = args[0], args[1:]
     names = set(engine.split(","))
     sprt = scores = other = None
-    while args[:1] in (["--sprt"], ["--scores"], ["--same-splits"]):
+    margin = 1000
+    while args[:1] in (["--sprt"], ["--scores"], ["--margin"], ["--same-splits"]):
         if args[0] == "--sprt":
             sprt, args = (float(args[1]), float(args[2])), args[3:]
         elif args[0] == "--scores":
-            scores, args = verdicts(args[1]), args[2:]
+            scores, args = args[1], args[2:]
+        elif args[0] == "--margin":
+            margin, args = int(args[1]), args[2:]
         else:
             other, args = args[1], args[2:]
+    scores = scores and verdicts(scores, margin)
     # Pairs by how their opening stood: kind -> the five pentanomial counts.
     by_kind = {"decided": [0] * 5, "open": [0] * 5}
+    # Opening number -> the colour its score favours (the side to move's, or the other).
+    favoured = {}
     opening = 0
     counts = [0] * 5
     wins = draws = losses = 0
@@ -145,7 +155,11 @@ def main(args):
             if None not in pair:
                 counts[int(2 * sum(pair))] += 1
                 if scores and opening in scores:
-                    by_kind[scores[opening]][int(2 * sum(pair))] += 1
+                    kind, mover_favoured = scores[opening]
+                    by_kind[kind][int(2 * sum(pair))] += 1
+                    to_move = tags_by_round[first].get("FEN", " w").split()[1]
+                    favoured[opening] = ("White" if to_move == "w" else "Black",
+                                         "Black" if to_move == "w" else "White")[not mover_favoured]
     if not players & names:
         sys.exit(f"{engine} plays no game there (players: {', '.join(sorted(p for p in players if p))})")
     n = sum(counts)
@@ -170,7 +184,10 @@ def main(args):
           f"{split['Black']} by the one who started as Black")
     if scores:
         for kind, kind_counts in by_kind.items():
-            print(f"{kind} openings: {sum(kind_counts)} pairs, Ptnml(0-2) {kind_counts}")
+            split_as_scored = sum(colour == favoured.get(opening) for opening, colour in here.items()
+                                  if scores.get(opening, ("",))[0] == kind)
+            print(f"{kind} openings: {sum(kind_counts)} pairs, Ptnml(0-2) {kind_counts}, "
+                  f"{split_as_scored} split 1-1 by the colour the score favours")
     if other:
         there = split_colours([rounds(other)])
         both = [opening for opening in here if opening in there]

@@ -102,10 +102,13 @@ def generate(args, seed, count):
 
 
 def score_file(args):
-    """Prints Catena's SSCC verdict on every line of an EPD file: its number, and
-    `mate N` or `cp N` for the side to move."""
+    """Prints Catena's SSCC verdict on every opening of an EPD file: its number
+    (from 1, blank lines and `#` comments not counted, as `catena match` reads
+    the file), and `mate N` or `cp N` for the side to move."""
     catena = Catena(args.catena)
-    for number, line in enumerate(Path(args.score).read_text().splitlines(), 1):
+    lines = Path(args.score).read_text().splitlines()
+    openings = [line for line in lines if line.strip() and not line.startswith("#")]
+    for number, line in enumerate(openings, 1):
         board = chess.Board(" ".join(line.split()[:4]) + " 0 1")
         print(number, *catena.verdict(board, args.nodes), flush=True)
     catena.quit()
