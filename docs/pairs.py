@@ -119,18 +119,18 @@ def main(args):
         sys.exit(__doc__.split("\n\n")[1].strip())
     engine, args = args[0], args[1:]
     names = set(engine.split(","))
-    sprt = scores = other = None
+    sprt = scores_path = other = None
     margin = 1000
     while args[:1] in (["--sprt"], ["--scores"], ["--margin"], ["--same-splits"]):
         if args[0] == "--sprt":
             sprt, args = (float(args[1]), float(args[2])), args[3:]
         elif args[0] == "--scores":
-            scores, args = args[1], args[2:]
+            scores_path, args = args[1], args[2:]
         elif args[0] == "--margin":
             margin, args = int(args[1]), args[2:]
         else:
             other, args = args[1], args[2:]
-    scores = scores and verdicts(scores, margin)
+    scores = verdicts(scores_path, margin) if scores_path else None
     # Pairs by how their opening stood: kind -> the five pentanomial counts.
     by_kind = {"decided": [0] * 5, "open": [0] * 5}
     # Opening number -> the colour its score favours (the side to move's, or the other).
@@ -157,9 +157,8 @@ def main(args):
                 if scores and opening in scores:
                     kind, mover_favoured = scores[opening]
                     by_kind[kind][int(2 * sum(pair))] += 1
-                    to_move = tags_by_round[first].get("FEN", " w").split()[1]
-                    favoured[opening] = ("White" if to_move == "w" else "Black",
-                                         "Black" if to_move == "w" else "White")[not mover_favoured]
+                    white_to_move = tags_by_round[first].get("FEN", " w").split()[1] == "w"
+                    favoured[opening] = "White" if white_to_move == mover_favoured else "Black"
     if not players & names:
         sys.exit(f"{engine} plays no game there (players: {', '.join(sorted(p for p in players if p))})")
     n = sum(counts)
@@ -184,8 +183,8 @@ def main(args):
           f"{split['Black']} by the one who started as Black")
     if scores:
         for kind, kind_counts in by_kind.items():
-            split_as_scored = sum(colour == favoured.get(opening) for opening, colour in here.items()
-                                  if scores.get(opening, ("",))[0] == kind)
+            split_as_scored = sum(colour == favoured[opening] for opening, colour in here.items()
+                                  if opening in favoured and scores[opening][0] == kind)
             print(f"{kind} openings: {sum(kind_counts)} pairs, Ptnml(0-2) {kind_counts}, "
                   f"{split_as_scored} split 1-1 by the colour the score favours")
     if other:
