@@ -17,15 +17,19 @@ seeds SEED, SEED + 1, ..., each keeping its share of the COUNT.
 Usage: openings/make_sscc_openings.py CATENA [--count N] [--plies P] [--nodes N]
        [--limit CP] [--seed S] [--jobs J] [--stockfish PATH] [--out FILE]
        openings/make_sscc_openings.py CATENA --score EPD [--nodes N]
+       openings/make_sscc_openings.py CATENA --first-moves EPD [--first-count N]
 (needs `pip install chess`). Prints each kept position with its score to
 stderr as it goes, and how many candidates were tried. With --score, writes
 nothing but prints Catena's verdict on each position of EPD (its line number,
-then `cp N` or `mate N`), as docs/pairs.py --scores reads it.
+then `cp N` or `mate N`), as docs/pairs.py --scores reads it. With
+--first-moves, the nodes and time Catena spends on the first move of a game
+at 10+0.1 from each of the first N openings of EPD.
 """
 
 import argparse
 import multiprocessing
 import random
+import statistics
 import subprocess
 import sys
 from pathlib import Path
@@ -62,13 +66,18 @@ class Catena:
             lines.append(line.strip())
         return lines
 
-    def verdict(self, board, nodes):
-        """The SSCC score for the side to move: ("cp", centipawns) or ("mate", moves)."""
+    def search(self, board, go):
+        """The words of the last `info` line with a score, after `go` from `board`
+        in a new game."""
         self.send("ucinewgame")
         self.send(f"position fen {board.fen()}")
-        self.send(f"go nodes {nodes}")
+        self.send(f"go {go}")
         infos = [line.split() for line in self.wait_for("bestmove") if " score " in line]
-        words = infos[-1]
+        return infos[-1]
+
+    def verdict(self, board, nodes):
+        """The SSCC score for the side to move: ("cp", centipawns) or ("mate", moves)."""
+        words = self.search(board, f"nodes {nodes}")
         kind, value = words[words.index("score") + 1: words.index("score") + 3]
         return kind, int(value)
 
@@ -101,17 +110,36 @@ def generate(args, seed, count):
     return kept, tried
 
 
+def read_openings(path):
+    """The boards of an EPD file, as `catena match` numbers them (from 1, blank
+    lines and `#` comments not counted)."""
+    lines = Path(path).read_text().splitlines()
+    return [chess.Board(" ".join(line.split()[:4]) + " 0 1")
+            for line in lines if line.strip() and not line.startswith("#")]
+
+
 def score_file(args):
     """Prints Catena's SSCC verdict on every opening of an EPD file: its number
-    (from 1, blank lines and `#` comments not counted, as `catena match` reads
-    the file), and `mate N` or `cp N` for the side to move."""
+    and `mate N` or `cp N` for the side to move."""
     catena = Catena(args.catena)
-    lines = Path(args.score).read_text().splitlines()
-    openings = [line for line in lines if line.strip() and not line.startswith("#")]
-    for number, line in enumerate(openings, 1):
-        board = chess.Board(" ".join(line.split()[:4]) + " 0 1")
+    for number, board in enumerate(read_openings(args.score), 1):
         print(number, *catena.verdict(board, args.nodes), flush=True)
     catena.quit()
+
+
+def first_moves(args):
+    """What a clock of 10+0.1 buys the first move of a game from each of the
+    first N openings of an EPD file: the median of Catena's nodes and time,
+    and the least and most nodes (docs/strength.md, C89)."""
+    catena = Catena(args.catena)
+    nodes, times = [], []
+    for board in read_openings(args.first_moves)[:args.first_count]:
+        words = catena.search(board, "wtime 10000 btime 10000 winc 100 binc 100")
+        nodes.append(int(words[words.index("nodes") + 1]))
+        times.append(int(words[words.index("time") + 1]))
+    catena.quit()
+    print("first moves", len(nodes), "median nodes", statistics.median(nodes),
+          "median ms", statistics.median(times), "min/max nodes", min(nodes), max(nodes))
 
 
 def main():
@@ -127,9 +155,16 @@ def main():
     parser.add_argument("--out", default=str(Path(__file__).resolve().parent / "sscc-balanced.epd"))
     parser.add_argument("--score", metavar="EPD",
                         help="only print Catena's verdict on each line of EPD")
+    parser.add_argument("--first-moves", metavar="EPD",
+                        help="only print what 10+0.1 buys the first move from EPD's openings")
+    parser.add_argument("--first-count", type=int, default=20,
+                        help="how many of EPD's openings --first-moves plays")
     args = parser.parse_args()
     if args.score:
         score_file(args)
+        return
+    if args.first_moves:
+        first_moves(args)
         return
 
     # Job j walks with seed + j and keeps its share; the shares are joined in job order.
