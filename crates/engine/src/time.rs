@@ -39,9 +39,13 @@ pub struct Progress {
 /// at 10+0.1 Catena ended games with about 3 s left, time the opponent had
 /// spent; over 12 with about 2 s or less (docs/strength.md, C82).
 pub const HORIZON: u32 = 12;
-/// The same in SSCC, whose games are short: half of Catena's end within 15
-/// plies, about 7 moves on each colour's clock.
-pub const SSCC_HORIZON: u32 = 6;
+/// The same in SSCC, whose games are short and decided early: half of
+/// Catena's end within 15 plies, about 7 moves on each colour's clock, and a
+/// clock left unspent may pass to the opponent with its colour at the next
+/// switch. Over 3 the soft limit reaches the hard one, so each move spends a
+/// third of its clock (docs/strength.md, C90; over 6 it stopped after about
+/// a tenth).
+pub const SSCC_HORIZON: u32 = 3;
 /// Never think shorter than this when there is time to.
 const MINIMUM: Duration = Duration::from_millis(5);
 
@@ -183,18 +187,17 @@ mod tests {
             budget(1010, 200, None),
             (ms(175), Duration::from_nanos(333_333_333))
         );
-        // SSCC's horizon of 6: income 100 * 5 / 2 = 250; (9990 + 250) / 6 =
-        // 1706.7; the hard limit's 5120 is capped at a third of 9990.
+        // SSCC's horizon of 3: income 100 * 2 / 2 = 100; (9990 + 100) / 3 =
+        // 3363.3; the hard limit's 10090 is capped at a third of 9990, below
+        // the soft limit, so it is raised to it: the move's time is fixed.
         let clock = TimeLeft {
             time: ms(10_000),
             increment: ms(100),
             moves_to_go: None,
         };
         let sscc = Budget::from_clock_over(clock, ms(10), SSCC_HORIZON);
-        assert_eq!(
-            (sscc.soft, sscc.hard),
-            (Duration::from_nanos(1_706_666_666), ms(3330))
-        );
+        let third = Duration::from_nanos(3_363_333_333);
+        assert_eq!((sscc.soft, sscc.hard), (third, third));
     }
 
     /// How far into the move another iteration may start, worked by hand:
