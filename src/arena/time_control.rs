@@ -179,21 +179,19 @@ impl Clocks {
         &mut self.0[color.index()]
     }
 
-    /// What Catena's own time manager makes of `to_move`'s clock, planned
-    /// over at most `horizon` moves, for an engine searching in this
-    /// process rather than answering `go`.
-    pub fn search_budget(&self, to_move: Color, overhead: Duration, horizon: u32) -> Budget {
+    /// What Catena's own time manager makes of `to_move`'s clock in SSCC,
+    /// for an engine searching in this process rather than answering `go`.
+    pub fn sscc_budget(&self, to_move: Color, overhead: Duration) -> Budget {
         let clock = &self.0[to_move.index()];
         match clock.control {
             TimeControl::PerMove(per_move) => Budget::fixed(per_move, overhead),
-            TimeControl::Clock { increment, .. } => Budget::from_clock_over(
+            TimeControl::Clock { increment, .. } => Budget::sscc(
                 catena_engine::time::TimeLeft {
                     time: clock.left,
                     increment,
                     moves_to_go: clock.moves_to_go(),
                 },
                 overhead,
-                horizon,
             ),
         }
     }

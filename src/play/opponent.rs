@@ -12,7 +12,6 @@ use crate::arena::{
     Clocks, EngineSlot, EngineSpec, Offence, go_command, position_command, read_bestmove,
 };
 use catena_core::game::GameState;
-use catena_engine::time;
 use catena_engine::transposition::TranspositionTable;
 
 /// An engine that plays one side of the game.
@@ -67,11 +66,7 @@ impl Opponent for InProcess {
         let root = Root::of_game(game, Variant::Sscc(*game.rules()));
         let limits = Limits {
             depth: self.depth,
-            budget: Some(clocks.search_budget(
-                root.position.side_to_move(),
-                OVERHEAD,
-                time::SSCC_HORIZON,
-            )),
+            budget: Some(clocks.sscc_budget(root.position.side_to_move(), OVERHEAD)),
             multipv: 1,
             threads: 1,
             ..Limits::default()

@@ -311,13 +311,10 @@ impl Engine {
         };
         match go.movetime {
             Some(movetime) => Some(Budget::fixed(movetime, overhead)),
-            None if given && !go.infinite => {
-                let horizon = match self.variant() {
-                    Variant::Chess => time::HORIZON,
-                    Variant::Sscc(_) => time::SSCC_HORIZON,
-                };
-                Some(Budget::from_clock_over(clock, overhead, horizon))
-            }
+            None if given && !go.infinite => Some(match self.variant() {
+                Variant::Chess => Budget::from_clock_over(clock, overhead, time::HORIZON),
+                Variant::Sscc(_) => Budget::sscc(clock, overhead),
+            }),
             None => None,
         }
     }

@@ -225,12 +225,7 @@ impl<'a> Worker<'a> {
         let control = self.shared.control;
         if self.id == 0 && !control.pondering.load(Ordering::Relaxed) {
             let out_of_nodes = self.shared.limits.nodes.is_some_and(|limit| total >= limit);
-            let out_of_time = self
-                .shared
-                .limits
-                .budget
-                .is_some_and(|budget| self.shared.elapsed() >= budget.hard);
-            if out_of_nodes || out_of_time {
+            if out_of_nodes || self.shared.out_of_time() {
                 control.stop.store(true, Ordering::Relaxed);
             }
         }
@@ -1170,6 +1165,13 @@ impl<'a> Worker<'a> {
             }
             if value > alpha {
                 alpha = value;
+                // A new leader moves the clock's hard limit with it (a
+                // switch may spend the clock it leaves, `Budget::hard_limit`).
+                if self.id == 0 && first == 0 {
+                    self.shared
+                        .leader_switches
+                        .store(action.switch, Ordering::Relaxed);
+                }
                 if value >= beta {
                     break;
                 }
@@ -1270,6 +1272,10 @@ impl<'a> Worker<'a> {
                 };
                 progress.score_drop = previous_best.map_or(0, |previous| (previous - best).max(0));
                 progress.best_action_share = self.best_action_share();
+                progress.switching = leader.switch;
+                self.shared
+                    .leader_switches
+                    .store(leader.switch, Ordering::Relaxed);
                 previous_leader = Some(leader);
                 previous_best = Some(best);
                 let pondering = self.shared.control.pondering.load(Ordering::Relaxed);
@@ -1317,6 +1323,7 @@ mod tests {
             probing: None,
             variant,
             done: AtomicBool::new(false),
+            leader_switches: AtomicBool::new(false),
         };
         let mut worker = Worker::new(0, &shared, &root, Histories::default());
         test(&mut worker, &tt)

@@ -151,6 +151,9 @@ pub struct Shared<'a> {
     pub variant: Variant,
     /// Set when the main thread has finished, to stop the helpers.
     pub done: AtomicBool,
+    /// Whether the main thread's best action is a switch, which moves the
+    /// hard limit (`Budget::hard_limit`).
+    pub leader_switches: AtomicBool,
 }
 
 impl Shared<'_> {
@@ -159,5 +162,12 @@ impl Shared<'_> {
         self.started.elapsed().saturating_sub(Duration::from_millis(
             self.control.clock_offset_ms.load(Ordering::Relaxed),
         ))
+    }
+
+    /// Whether the clock's hard limit has passed.
+    pub fn out_of_time(&self) -> bool {
+        self.limits.budget.is_some_and(|budget| {
+            self.elapsed() >= budget.hard_limit(self.leader_switches.load(Ordering::Relaxed))
+        })
     }
 }

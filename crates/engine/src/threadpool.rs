@@ -155,6 +155,7 @@ pub fn search(
         probing: plan.probing,
         variant: root.variant,
         done: AtomicBool::new(false),
+        leader_switches: AtomicBool::new(false),
     };
     let mut workers: Vec<Worker> = histories
         .drain(..threads)
@@ -185,14 +186,11 @@ pub fn search(
         // With more threads than cores, the main thread may wait long for
         // its turn to look at the clock: a watcher that sleeps between looks
         // is woken on time and stops every thread at the hard limit.
-        if threads > 1
-            && let Some(budget) = limits.budget
-        {
+        if threads > 1 && limits.budget.is_some() {
             let shared = &shared;
             scope.spawn(move || {
                 while !shared.done.load(Ordering::Relaxed) {
-                    if !control.pondering.load(Ordering::Relaxed) && shared.elapsed() >= budget.hard
-                    {
+                    if !control.pondering.load(Ordering::Relaxed) && shared.out_of_time() {
                         control.stop.store(true, Ordering::Relaxed);
                         break;
                     }

@@ -22,6 +22,9 @@ pub struct TimeLeft {
 pub struct Budget {
     pub soft: Duration,
     pub hard: Duration,
+    /// The hard limit while the leading action is a switch (SSCC): the time
+    /// then comes off the clock the opponent takes over with the colour.
+    pub switching: Duration,
 }
 
 /// How settled the search looked after its last iteration.
@@ -33,6 +36,8 @@ pub struct Progress {
     pub score_drop: i32,
     /// The share of the nodes searched so far that went to the best action.
     pub best_action_share: f64,
+    /// Whether the best action is a switch.
+    pub switching: bool,
 }
 
 /// Moves to plan for when the time control gives no `movestogo`. Over 20,
@@ -46,6 +51,9 @@ pub const HORIZON: u32 = 12;
 /// third of its clock (docs/strength.md, C90; over 6 it stopped after about
 /// a tenth).
 pub const SSCC_HORIZON: u32 = 3;
+/// The share of its clock an SSCC move may take while its best action is a
+/// switch, whose time the opponent pays (`Budget::spending_given_away`).
+pub const SSCC_GIVEAWAY: f64 = 2.0 / 3.0;
 /// Never think shorter than this when there is time to.
 const MINIMUM: Duration = Duration::from_millis(5);
 
@@ -72,10 +80,40 @@ impl Budget {
             available / 3
         };
         let hard = (soft * 3).min(hard_cap).max(soft);
+        let hard = hard.max(MINIMUM).min(available);
         Budget {
             soft: soft.max(MINIMUM).min(available),
-            hard: hard.max(MINIMUM).min(available),
+            hard,
+            switching: hard,
         }
+    }
+
+    /// The budget for an SSCC move: planned over `SSCC_HORIZON` moves, and
+    /// allowed up to `SSCC_GIVEAWAY` of the clock while the best action is a
+    /// switch.
+    pub fn sscc(clock: TimeLeft, overhead: Duration) -> Budget {
+        Budget::from_clock_over(clock, overhead, SSCC_HORIZON).spending_given_away(
+            clock,
+            overhead,
+            SSCC_GIVEAWAY,
+        )
+    }
+
+    /// The same budget, allowed up to `share` of the clock while the leading
+    /// action is a switch: a switcher's thinking is charged to the colour it
+    /// leaves, whose clock the opponent takes over (docs/rules.md, section
+    /// 3), so time spent then is the opponent's more than one's own.
+    pub fn spending_given_away(self, clock: TimeLeft, overhead: Duration, share: f64) -> Budget {
+        let available = clock.time.saturating_sub(overhead);
+        Budget {
+            switching: available.mul_f64(share.clamp(0.0, 0.8)).max(self.hard),
+            ..self
+        }
+    }
+
+    /// The hard limit, given whether the leading action is a switch.
+    pub fn hard_limit(&self, switching: bool) -> Duration {
+        if switching { self.switching } else { self.hard }
     }
 
     /// Whether another iteration may start `elapsed` into the move. The next
@@ -89,7 +127,7 @@ impl Budget {
     /// one, since UCI's `movetime` means "search exactly this long".
     pub fn allows_iteration(&self, elapsed: Duration, progress: Progress) -> bool {
         if self.soft >= self.hard {
-            return elapsed < self.hard;
+            return elapsed < self.hard_limit(progress.switching);
         }
         const BY_STABILITY: [f64; 5] = [1.5, 1.2, 1.0, 0.85, 0.7];
         let stability = BY_STABILITY[(progress.stable_iterations as usize).min(4)];
@@ -106,6 +144,7 @@ impl Budget {
         Budget {
             soft: time,
             hard: time,
+            switching: time,
         }
     }
 }
@@ -209,6 +248,7 @@ mod tests {
         let budget = Budget {
             soft: ms(400),
             hard: ms(1200),
+            switching: ms(1200),
         };
         for (stable_iterations, score_drop, best_action_share, limit) in [
             (0, 0, 1.0, 202.5),
@@ -221,6 +261,7 @@ mod tests {
                 stable_iterations,
                 score_drop,
                 best_action_share,
+                switching: false,
             };
             let at = |millis: f64| Duration::from_secs_f64(millis / 1000.0);
             assert!(
@@ -239,16 +280,19 @@ mod tests {
         let budget = Budget {
             soft: ms(400),
             hard: ms(1200),
+            switching: ms(1200),
         };
         let settled = Progress {
             stable_iterations: 6,
             score_drop: 0,
             best_action_share: 0.9,
+            switching: false,
         };
         let unsettled = Progress {
             stable_iterations: 0,
             score_drop: 60,
             best_action_share: 0.6,
+            switching: false,
         };
         assert!(!budget.allows_iteration(ms(250), settled));
         assert!(budget.allows_iteration(ms(250), unsettled));
@@ -260,11 +304,13 @@ mod tests {
         let budget = Budget {
             soft: ms(400),
             hard: ms(1200),
+            switching: ms(1200),
         };
         let progress = |best_action_share| Progress {
             stable_iterations: 2,
             score_drop: 0,
             best_action_share,
+            switching: false,
         };
         assert!(budget.allows_iteration(ms(250), progress(0.2)));
         assert!(!budget.allows_iteration(ms(250), progress(0.95)));
@@ -278,9 +324,40 @@ mod tests {
                 stable_iterations,
                 score_drop: 100,
                 best_action_share: 0.1,
+                switching: true,
             };
             assert!(budget.allows_iteration(ms(999), progress));
             assert!(!budget.allows_iteration(ms(1000), progress));
         }
+    }
+
+    /// In SSCC a switch's thinking is charged to the clock the opponent
+    /// takes over: while the leading action is a switch, a fixed share of a
+    /// third may run on to two thirds of the clock; a stay keeps the third.
+    #[test]
+    fn a_switch_may_spend_the_clock_it_leaves() {
+        let clock = TimeLeft {
+            time: ms(9_010),
+            increment: ms(0),
+            moves_to_go: None,
+        };
+        let budget = Budget::from_clock_over(clock, ms(10), SSCC_HORIZON).spending_given_away(
+            clock,
+            ms(10),
+            2.0 / 3.0,
+        );
+        assert_eq!((budget.soft, budget.hard), (ms(3000), ms(3000)));
+        let two_thirds = ms(9000).mul_f64(2.0 / 3.0);
+        assert!(two_thirds.abs_diff(ms(6000)) < Duration::from_micros(1));
+        assert_eq!(budget.switching, two_thirds);
+        let progress = |switching| Progress {
+            switching,
+            ..Progress::default()
+        };
+        assert!(!budget.allows_iteration(ms(3000), progress(false)));
+        assert!(budget.allows_iteration(ms(3000), progress(true)));
+        assert!(!budget.allows_iteration(ms(6000), progress(true)));
+        assert_eq!(budget.hard_limit(false), ms(3000));
+        assert_eq!(budget.hard_limit(true), two_thirds);
     }
 }

@@ -631,7 +631,7 @@ fn uci_move(mv: Move) -> UciMove {
 mod tests {
     use super::*;
     use crate::options::Options;
-    use crate::time::{self, Budget, TimeLeft};
+    use crate::time::{Budget, TimeLeft};
 
     /// What vampirc-uci could not hold or would panic on is taken out or
     /// clamped; what it reads is left for it.
@@ -804,10 +804,7 @@ mod tests {
         let overhead = Duration::from_millis(Options::default().move_overhead);
         let sscc = budget_in("sscc", "position startpos", go);
         let chess = budget_in("chess", "position startpos", go);
-        assert_eq!(
-            sscc,
-            Budget::from_clock_over(clock, overhead, time::SSCC_HORIZON)
-        );
+        assert_eq!(sscc, Budget::sscc(clock, overhead));
         assert_eq!(chess, Budget::from_clock(clock, overhead));
         assert!(sscc.soft > chess.soft * 3 / 2, "{sscc:?} {chess:?}");
     }
