@@ -341,13 +341,9 @@ mod tests {
             increment: ms(0),
             moves_to_go: None,
         };
-        let budget = Budget::from_clock_over(clock, ms(10), SSCC_HORIZON).spending_given_away(
-            clock,
-            ms(10),
-            2.0 / 3.0,
-        );
+        let budget = Budget::sscc(clock, ms(10));
         assert_eq!((budget.soft, budget.hard), (ms(3000), ms(3000)));
-        let two_thirds = ms(9000).mul_f64(2.0 / 3.0);
+        let two_thirds = ms(9000).mul_f64(SSCC_GIVEAWAY);
         assert!(two_thirds.abs_diff(ms(6000)) < Duration::from_micros(1));
         assert_eq!(budget.switching, two_thirds);
         let progress = |switching| Progress {
