@@ -52,7 +52,7 @@ pub const HORIZON: u32 = 12;
 /// a tenth).
 pub const SSCC_HORIZON: u32 = 3;
 /// The share of its clock an SSCC move may take while its best action is a
-/// switch, whose time the opponent pays (`Budget::spending_given_away`).
+/// switch, whose time the opponent pays (`Budget::sscc`).
 pub const SSCC_GIVEAWAY: f64 = 2.0 / 3.0;
 /// Never think shorter than this when there is time to.
 const MINIMUM: Duration = Duration::from_millis(5);
@@ -79,8 +79,11 @@ impl Budget {
         } else {
             available / 3
         };
-        let hard = (soft * 3).min(hard_cap).max(soft);
-        let hard = hard.max(MINIMUM).min(available);
+        let hard = (soft * 3)
+            .min(hard_cap)
+            .max(soft)
+            .max(MINIMUM)
+            .min(available);
         Budget {
             soft: soft.max(MINIMUM).min(available),
             hard,
@@ -90,24 +93,15 @@ impl Budget {
 
     /// The budget for an SSCC move: planned over `SSCC_HORIZON` moves, and
     /// allowed up to `SSCC_GIVEAWAY` of the clock while the best action is a
-    /// switch.
+    /// switch. A switcher's thinking is charged to the colour it leaves,
+    /// whose clock the opponent takes over (docs/rules.md, section 3), so
+    /// time spent then is the opponent's more than one's own.
     pub fn sscc(clock: TimeLeft, overhead: Duration) -> Budget {
-        Budget::from_clock_over(clock, overhead, SSCC_HORIZON).spending_given_away(
-            clock,
-            overhead,
-            SSCC_GIVEAWAY,
-        )
-    }
-
-    /// The same budget, allowed up to `share` of the clock while the leading
-    /// action is a switch: a switcher's thinking is charged to the colour it
-    /// leaves, whose clock the opponent takes over (docs/rules.md, section
-    /// 3), so time spent then is the opponent's more than one's own.
-    pub fn spending_given_away(self, clock: TimeLeft, overhead: Duration, share: f64) -> Budget {
+        let budget = Budget::from_clock_over(clock, overhead, SSCC_HORIZON);
         let available = clock.time.saturating_sub(overhead);
         Budget {
-            switching: available.mul_f64(share.clamp(0.0, 0.8)).max(self.hard),
-            ..self
+            switching: available.mul_f64(SSCC_GIVEAWAY).max(budget.hard),
+            ..budget
         }
     }
 
