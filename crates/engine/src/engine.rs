@@ -23,7 +23,7 @@ use crate::options::{Id, Options, UciOption};
 use crate::quote::quote;
 use crate::score::MATE;
 use crate::tablebase::{Settings, Tablebases};
-use crate::time::{self, Budget, TimeLeft};
+use crate::time::{Budget, TimeLeft};
 use crate::transposition::TranspositionTable;
 use crate::wdl::{self, WinDrawLoss};
 use catena_core::board::{Color, Position};
@@ -312,7 +312,7 @@ impl Engine {
         match go.movetime {
             Some(movetime) => Some(Budget::fixed(movetime, overhead)),
             None if given && !go.infinite => Some(match self.variant() {
-                Variant::Chess => Budget::from_clock_over(clock, overhead, time::HORIZON),
+                Variant::Chess => Budget::from_clock(clock, overhead),
                 Variant::Sscc(_) => Budget::sscc(clock, overhead),
             }),
             None => None,
