@@ -24,7 +24,7 @@ use crate::score::{INFINITE, MATE, MATE_BOUND, MAX_PLY, TB_WIN_BOUND, score_from
 use crate::see::see_at_least;
 use crate::stack::{Played, Stack};
 use crate::thread::{Info, MAX_DEPTH, Report, Root, RootMove, Shared};
-use crate::time::Progress;
+use crate::time::{Progress, gives_the_clock_away};
 use crate::transposition::{Bound, Entry};
 use crate::tree_stats::{self, Child, Event};
 use catena_core::board::{Color, Move, Piece, Position};
@@ -1165,12 +1165,12 @@ impl<'a> Worker<'a> {
             }
             if value > alpha {
                 alpha = value;
-                // A new leader moves the clock's hard limit with it (a
-                // switch may spend the clock it leaves, `Budget::hard_limit`).
+                // A new leader moves the clock's hard limit with it (a line
+                // that gives the clock away may spend more, `Budget::hard_limit`).
                 if self.id == 0 && first == 0 {
                     self.shared
-                        .leader_switches
-                        .store(action.switch, Ordering::Relaxed);
+                        .giving_away
+                        .store(gives_the_clock_away(&root_move.pv), Ordering::Relaxed);
                 }
                 if value >= beta {
                     break;
@@ -1272,10 +1272,10 @@ impl<'a> Worker<'a> {
                 };
                 progress.score_drop = previous_best.map_or(0, |previous| (previous - best).max(0));
                 progress.best_action_share = self.best_action_share();
-                progress.switching = leader.switch;
+                progress.giving_away = gives_the_clock_away(&self.root_moves[0].pv);
                 self.shared
-                    .leader_switches
-                    .store(leader.switch, Ordering::Relaxed);
+                    .giving_away
+                    .store(progress.giving_away, Ordering::Relaxed);
                 previous_leader = Some(leader);
                 previous_best = Some(best);
                 let pondering = self.shared.control.pondering.load(Ordering::Relaxed);
@@ -1323,7 +1323,7 @@ mod tests {
             probing: None,
             variant,
             done: AtomicBool::new(false),
-            leader_switches: AtomicBool::new(false),
+            giving_away: AtomicBool::new(false),
         };
         let mut worker = Worker::new(0, &shared, &root, Histories::default());
         test(&mut worker, &tt)

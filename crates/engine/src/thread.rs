@@ -151,9 +151,9 @@ pub struct Shared<'a> {
     pub variant: Variant,
     /// Set when the main thread has finished, to stop the helpers.
     pub done: AtomicBool,
-    /// Whether the main thread's best action is a switch, which moves the
-    /// hard limit (`Budget::hard_limit`).
-    pub leader_switches: AtomicBool,
+    /// Whether the main thread's principal variation gives the clock away,
+    /// which moves the hard limit (`Budget::hard_limit`).
+    pub giving_away: AtomicBool,
 }
 
 impl Shared<'_> {
@@ -167,7 +167,7 @@ impl Shared<'_> {
     /// Whether the clock's hard limit has passed.
     pub fn out_of_time(&self) -> bool {
         self.limits.budget.is_some_and(|budget| {
-            self.elapsed() >= budget.hard_limit(self.leader_switches.load(Ordering::Relaxed))
+            self.elapsed() >= budget.hard_limit(self.giving_away.load(Ordering::Relaxed))
         })
     }
 }

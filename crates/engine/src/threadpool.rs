@@ -155,7 +155,7 @@ pub fn search(
         probing: plan.probing,
         variant: root.variant,
         done: AtomicBool::new(false),
-        leader_switches: AtomicBool::new(false),
+        giving_away: AtomicBool::new(false),
     };
     let mut workers: Vec<Worker> = histories
         .drain(..threads)

@@ -7,6 +7,7 @@
 //! the other colour's clock, which the next `go` reports, so each move is
 //! budgeted from the clock of the colour it is played with.
 
+use catena_core::game::Action;
 use std::time::Duration;
 
 /// The clock as `go` gives it, for the colour to move.
@@ -22,9 +23,9 @@ pub struct TimeLeft {
 pub struct Budget {
     pub soft: Duration,
     pub hard: Duration,
-    /// The hard limit while the leading action is a switch (SSCC): the time
-    /// then comes off the clock the opponent takes over with the colour.
-    pub switching: Duration,
+    /// The hard limit while the expected line gives the clock away (SSCC,
+    /// `gives_the_clock_away`).
+    pub giveaway: Duration,
 }
 
 /// How settled the search looked after its last iteration.
@@ -36,8 +37,9 @@ pub struct Progress {
     pub score_drop: i32,
     /// The share of the nodes searched so far that went to the best action.
     pub best_action_share: f64,
-    /// Whether the best action is a switch.
-    pub switching: bool,
+    /// Whether the principal variation gives the clock away
+    /// (`gives_the_clock_away`).
+    pub giving_away: bool,
 }
 
 /// Moves to plan for when the time control gives no `movestogo`. Over 20,
@@ -51,9 +53,36 @@ pub const HORIZON: u32 = 12;
 /// third of its clock (docs/strength.md, C90; over 6 it stopped after about
 /// a tenth).
 pub const SSCC_HORIZON: u32 = 3;
-/// The share of its clock an SSCC move may take while its best action is a
-/// switch, whose time the opponent pays (`Budget::sscc`).
+/// The share of its clock an SSCC move may take while its expected line
+/// gives the clock away (`Budget::sscc`, `gives_the_clock_away`).
 pub const SSCC_GIVEAWAY: f64 = 2.0 / 3.0;
+
+/// Whether `line`, the principal variation from the root, lets an SSCC move
+/// run on to `SSCC_GIVEAWAY` of its clock. Clocks belong to colours
+/// (docs/rules.md, section 3), and the line turns the game over in one of two
+/// ways:
+///
+/// - it starts with a switch: the mover's thinking is charged to the colour
+///   the opponent takes over, even if a later switch of the run brings it
+///   back;
+/// - it starts with a stay and the opponent's reply run switches an odd number
+///   of times, taking the mover's colour, and the clock just spent on it, to
+///   the opponent.
+///
+/// A line cut short counts what it shows. The pure parity of the switches
+/// over both runs, which knows whose clock really pays, played worse than
+/// the first rule alone (docs/strength.md, C91, C93, C94): the time is worth
+/// more where the game turns than where it is cheapest.
+pub fn gives_the_clock_away(line: &[Action]) -> bool {
+    match line.split_first() {
+        None => false,
+        Some((first, _)) if first.switch => true,
+        Some((_, reply)) => {
+            let run = reply.iter().take_while(|action| action.switch).count();
+            run % 2 == 1
+        }
+    }
+}
 /// Never think shorter than this when there is time to.
 const MINIMUM: Duration = Duration::from_millis(5);
 
@@ -87,27 +116,29 @@ impl Budget {
         Budget {
             soft: soft.max(MINIMUM).min(available),
             hard,
-            switching: hard,
+            giveaway: hard,
         }
     }
 
     /// The budget for an SSCC move: planned over `SSCC_HORIZON` moves, and
-    /// allowed up to `SSCC_GIVEAWAY` of the clock while the best action is a
-    /// switch. A switcher's thinking is charged to the colour it leaves,
-    /// whose clock the opponent takes over (docs/rules.md, section 3), so
-    /// time spent then is the opponent's more than one's own.
+    /// allowed up to `SSCC_GIVEAWAY` of the clock while the expected line
+    /// gives the clock away (`gives_the_clock_away`).
     pub fn sscc(clock: TimeLeft, overhead: Duration) -> Budget {
         let budget = Budget::from_clock_over(clock, overhead, SSCC_HORIZON);
         let available = clock.time.saturating_sub(overhead);
         Budget {
-            switching: available.mul_f64(SSCC_GIVEAWAY).max(budget.hard),
+            giveaway: available.mul_f64(SSCC_GIVEAWAY).max(budget.hard),
             ..budget
         }
     }
 
-    /// The hard limit, given whether the leading action is a switch.
-    pub fn hard_limit(&self, switching: bool) -> Duration {
-        if switching { self.switching } else { self.hard }
+    /// The hard limit, given whether the expected line gives the clock away.
+    pub fn hard_limit(&self, giving_away: bool) -> Duration {
+        if giving_away {
+            self.giveaway
+        } else {
+            self.hard
+        }
     }
 
     /// Whether another iteration may start `elapsed` into the move. The next
@@ -121,7 +152,7 @@ impl Budget {
     /// one, since UCI's `movetime` means "search exactly this long".
     pub fn allows_iteration(&self, elapsed: Duration, progress: Progress) -> bool {
         if self.soft >= self.hard {
-            return elapsed < self.hard_limit(progress.switching);
+            return elapsed < self.hard_limit(progress.giving_away);
         }
         const BY_STABILITY: [f64; 5] = [1.5, 1.2, 1.0, 0.85, 0.7];
         let stability = BY_STABILITY[(progress.stable_iterations as usize).min(4)];
@@ -138,7 +169,7 @@ impl Budget {
         Budget {
             soft: time,
             hard: time,
-            switching: time,
+            giveaway: time,
         }
     }
 }
@@ -146,6 +177,7 @@ impl Budget {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use catena_core::board::Move;
 
     fn ms(millis: u64) -> Duration {
         Duration::from_millis(millis)
@@ -242,7 +274,7 @@ mod tests {
         let budget = Budget {
             soft: ms(400),
             hard: ms(1200),
-            switching: ms(1200),
+            giveaway: ms(1200),
         };
         for (stable_iterations, score_drop, best_action_share, limit) in [
             (0, 0, 1.0, 202.5),
@@ -255,7 +287,7 @@ mod tests {
                 stable_iterations,
                 score_drop,
                 best_action_share,
-                switching: false,
+                giving_away: false,
             };
             let at = |millis: f64| Duration::from_secs_f64(millis / 1000.0);
             assert!(
@@ -274,19 +306,19 @@ mod tests {
         let budget = Budget {
             soft: ms(400),
             hard: ms(1200),
-            switching: ms(1200),
+            giveaway: ms(1200),
         };
         let settled = Progress {
             stable_iterations: 6,
             score_drop: 0,
             best_action_share: 0.9,
-            switching: false,
+            giving_away: false,
         };
         let unsettled = Progress {
             stable_iterations: 0,
             score_drop: 60,
             best_action_share: 0.6,
-            switching: false,
+            giving_away: false,
         };
         assert!(!budget.allows_iteration(ms(250), settled));
         assert!(budget.allows_iteration(ms(250), unsettled));
@@ -298,13 +330,13 @@ mod tests {
         let budget = Budget {
             soft: ms(400),
             hard: ms(1200),
-            switching: ms(1200),
+            giveaway: ms(1200),
         };
         let progress = |best_action_share| Progress {
             stable_iterations: 2,
             score_drop: 0,
             best_action_share,
-            switching: false,
+            giving_away: false,
         };
         assert!(budget.allows_iteration(ms(250), progress(0.2)));
         assert!(!budget.allows_iteration(ms(250), progress(0.95)));
@@ -318,18 +350,18 @@ mod tests {
                 stable_iterations,
                 score_drop: 100,
                 best_action_share: 0.1,
-                switching: true,
+                giving_away: true,
             };
             assert!(budget.allows_iteration(ms(999), progress));
             assert!(!budget.allows_iteration(ms(1000), progress));
         }
     }
 
-    /// In SSCC a switch's thinking is charged to the clock the opponent
-    /// takes over: while the leading action is a switch, a fixed share of a
-    /// third may run on to two thirds of the clock; a stay keeps the third.
+    /// In SSCC, while the expected line gives the clock away, a fixed share
+    /// of a third may run on to two thirds of the clock; otherwise it keeps
+    /// the third.
     #[test]
-    fn a_switch_may_spend_the_clock_it_leaves() {
+    fn a_line_that_gives_the_clock_away_may_spend_two_thirds() {
         let clock = TimeLeft {
             time: ms(9_010),
             increment: ms(0),
@@ -339,9 +371,9 @@ mod tests {
         assert_eq!((budget.soft, budget.hard), (ms(3000), ms(3000)));
         let two_thirds = ms(9000).mul_f64(SSCC_GIVEAWAY);
         assert!(two_thirds.abs_diff(ms(6000)) < Duration::from_micros(1));
-        assert_eq!(budget.switching, two_thirds);
-        let progress = |switching| Progress {
-            switching,
+        assert_eq!(budget.giveaway, two_thirds);
+        let progress = |giving_away| Progress {
+            giving_away,
             ..Progress::default()
         };
         assert!(!budget.allows_iteration(ms(3000), progress(false)));
@@ -349,5 +381,40 @@ mod tests {
         assert!(!budget.allows_iteration(ms(6000), progress(true)));
         assert_eq!(budget.hard_limit(false), ms(3000));
         assert_eq!(budget.hard_limit(true), two_thirds);
+    }
+
+    /// Lines written as S (a switch) and - (a stay), from the mover's first
+    /// action: a leading switch gives the clock away whatever follows; after
+    /// a stay, the opponent's reply run does when it switches an odd number
+    /// of times.
+    #[test]
+    fn which_lines_give_the_clock_away() {
+        let line = |text: &str| -> Vec<Action> {
+            let mv = Move::from_bits(0);
+            text.chars()
+                .map(|c| match c {
+                    'S' => Action::switching(mv),
+                    _ => Action::stay(mv),
+                })
+                .collect()
+        };
+        for (text, gives_away) in [
+            ("", false),
+            ("-", false),
+            ("S", true),
+            ("S-", true),
+            ("SS-", true),
+            ("S-S", true),
+            ("-S", true),
+            ("-S-", true),
+            ("-SS-", false),
+            ("-SSS-S", true),
+            ("--S", false),
+            ("--SSS", false),
+            ("-S--S", true),
+            ("-SS-S-", false),
+        ] {
+            assert_eq!(gives_the_clock_away(&line(text)), gives_away, "{text}");
+        }
     }
 }
