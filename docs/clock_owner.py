@@ -12,10 +12,11 @@ Usage (docs/strength.md, C93):
     python3 docs/clock_owner.py docs/games/C91.pgn.xz
 """
 
-import lzma
 import re
 import sys
 from collections import Counter
+
+from pairs import records
 
 # SAN moves, castling included, once comments and results are gone.
 MOVE = re.compile(r"^(?:O-O(?:-O)?|[NBRQK]?[a-h]?[1-8]?x?[a-h][1-8](?:=[NBRQ])?)[+#]?$")
@@ -48,12 +49,9 @@ def hands_over(line):
     return switches % 2 == 1
 
 
-def games(path):
-    opener = lzma.open if path.endswith(".xz") else open
-    with opener(path, "rt", encoding="utf-8") as pgn:
-        text = pgn.read()
-    for block in re.split(r"\n\s*\n(?=\[)", text):
-        headers, _, movetext = block.partition("\n\n")
+def movetexts(path):
+    for record in records(path):
+        headers, _, movetext = record.partition("\n\n")
         if headers.strip():
             yield movetext
 
@@ -63,7 +61,7 @@ def main(paths):
         sys.exit("usage: clock_owner.py GAMES.pgn[.xz]...")
     counts = Counter()
     for path in paths:
-        for movetext in games(path):
+        for movetext in movetexts(path):
             line = actions(movetext)
             for index, switch in enumerate(line):
                 counts[switch, hands_over(line[index:])] += 1

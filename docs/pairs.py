@@ -42,11 +42,15 @@ import sys
 Z_95 = 1.959963984540054
 
 
-def games(path):
+def records(path):
+    """The games of a PGN file, plain or `.xz`, one text each."""
     opener = lzma.open if path.endswith(".xz") else open
-    with opener(path, "rt") as file:
-        text = file.read()
-    for record in re.split(r"\n(?=\[Event )", text):
+    with opener(path, "rt", encoding="utf-8") as file:
+        return re.split(r"\n(?=\[Event )", file.read())
+
+
+def games(path):
+    for record in records(path):
         tags = dict(re.findall(r'^\[(\w+) "([^"]*)"\]', record, re.M))
         if "Round" in tags:
             yield tags

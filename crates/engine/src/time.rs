@@ -83,6 +83,7 @@ pub fn gives_the_clock_away(line: &[Action]) -> bool {
         }
     }
 }
+
 /// Never think shorter than this when there is time to.
 const MINIMUM: Duration = Duration::from_millis(5);
 
