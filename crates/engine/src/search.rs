@@ -1077,7 +1077,9 @@ impl<'a> Worker<'a> {
         let mut best = own;
         position.generate_moves(|moves| {
             for mv in moves {
-                if !chains.forms_chain(mv) {
+                // The stand pat seldom meets a board twice: the memo of
+                // verdicts would cost a cache miss for nothing.
+                if !chains.forms_chain_unremembered(mv) {
                     continue;
                 }
                 // After the switch the same player moves the other army.

@@ -84,24 +84,47 @@ pub struct Chain {
 /// assert!(!chain::forms_chain(position.occupied(), d3.bitboard(), 3));
 /// ```
 pub fn forms_chain(occupied: Bitboard, landing: Bitboard, min_enclosed: u32) -> bool {
+    decide_chain(occupied, landing, min_enclosed, Memo::Use)
+}
+
+/// [`forms_chain`] without the per-thread memo of verdicts: for a caller
+/// that seldom meets a board twice, to which the memo's lookup (a cache
+/// miss, most of the time) costs more than it saves.
+pub fn forms_chain_unremembered(occupied: Bitboard, landing: Bitboard, min_enclosed: u32) -> bool {
+    decide_chain(occupied, landing, min_enclosed, Memo::Skip)
+}
+
+/// Whether a chain test consults and fills the memo of verdicts.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Memo {
+    Use,
+    Skip,
+}
+
+fn decide_chain(occupied: Bitboard, landing: Bitboard, min_enclosed: u32, memo: Memo) -> bool {
     // A loop through a piece leaves it by two neighbours: a piece with
     // fewer is on none, and most moves into the open end here.
     let on_loops: Bitboard = (landing & occupied)
         .into_iter()
         .filter(|&piece| (king_attacks(piece) & occupied).has_several())
         .collect();
-    !on_loops.is_empty()
-        && flood_bits::may_enclose(occupied, min_enclosed)
-        && memo::remembered(occupied, landing, min_enclosed, || {
-            on_loops.into_iter().any(|piece| {
-                let verdict = blocks_bits::chains_through(occupied, piece, min_enclosed);
-                verdict.forms_chain()
-                    || verdict
-                        .inner
-                        .iter()
-                        .any(|&block| inner_block_surrounds(occupied, block, piece, min_enclosed))
-            })
+    if on_loops.is_empty() || !flood_bits::may_enclose(occupied, min_enclosed) {
+        return false;
+    }
+    let decide = || {
+        on_loops.into_iter().any(|piece| {
+            let verdict = blocks_bits::chains_through(occupied, piece, min_enclosed);
+            verdict.forms_chain()
+                || verdict
+                    .inner
+                    .iter()
+                    .any(|&block| inner_block_surrounds(occupied, block, piece, min_enclosed))
         })
+    };
+    match memo {
+        Memo::Use => memo::remembered(occupied, landing, min_enclosed, decide),
+        Memo::Skip => decide(),
+    }
 }
 
 /// Whether a loop of `block` through `piece`, which lies deep inside it,

@@ -167,6 +167,16 @@ impl<'a> ChainTest<'a> {
             self.position.landing_squares(mv),
         )
     }
+
+    /// [`ChainTest::forms_chain`] without the memo of verdicts, for a caller
+    /// that seldom meets a board twice.
+    #[inline]
+    pub fn forms_chain_unremembered(&self, mv: Move) -> bool {
+        self.screen.forms_chain_unremembered(
+            self.position.vacated_squares(mv),
+            self.position.landing_squares(mv),
+        )
+    }
 }
 
 /// Whether `mv`, played from `position`, forms a chain under `rules`.

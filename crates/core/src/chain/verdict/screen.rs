@@ -49,6 +49,18 @@ impl MoveScreen {
         )
     }
 
+    /// [`MoveScreen::forms_chain`] without the memo of verdicts
+    /// ([`crate::chain::forms_chain_unremembered`]).
+    #[inline]
+    pub fn forms_chain_unremembered(&self, vacated: Bitboard, landing: Bitboard) -> bool {
+        self.may_cut_off(vacated, landing)
+            && crate::chain::forms_chain_unremembered(
+                (self.occupied - vacated) | landing,
+                landing,
+                self.min_enclosed,
+            )
+    }
+
     /// False when the move surely leaves no group of `min_enclosed` empty
     /// squares cut off: after it, only squares cut off before it or emptied
     /// by it can be cut off, unless a landing square breaks a run.
@@ -124,7 +136,8 @@ mod tests {
     use crate::board::{Move, Position};
 
     /// Every move of every position reached in a few plies from some openings
-    /// gets the same answer from the screen as from the full check.
+    /// gets the same answer from the screen, with and without the memo of
+    /// verdicts, as from the full check.
     #[test]
     fn the_screen_agrees_with_the_full_check() {
         let fens = [
@@ -187,6 +200,11 @@ mod tests {
             screen.forms_chain(vacated, landing),
             forms_chain,
             "{mv} from {position}"
+        );
+        assert_eq!(
+            screen.forms_chain_unremembered(vacated, landing),
+            forms_chain,
+            "{mv} from {position}, without the memo"
         );
         forms_chain
     }
