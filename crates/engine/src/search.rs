@@ -1073,13 +1073,13 @@ impl<'a> Worker<'a> {
         if own >= beta || own >= AHEAD_ENOUGH_TO_STAY || !run.allows_switch() {
             return own;
         }
-        let chains = ChainTest::new(position, &rules);
+        // The stand pat seldom meets a board twice: the memo of verdicts
+        // would mostly cost a cache miss that saves nothing.
+        let chains = ChainTest::new(position, &rules).without_memo();
         let mut best = own;
         position.generate_moves(|moves| {
             for mv in moves {
-                // The stand pat seldom meets a board twice: the memo of
-                // verdicts would cost a cache miss for nothing.
-                if !chains.forms_chain_unremembered(mv) {
+                if !chains.forms_chain(mv) {
                     continue;
                 }
                 // After the switch the same player moves the other army.

@@ -84,24 +84,25 @@ pub struct Chain {
 /// assert!(!chain::forms_chain(position.occupied(), d3.bitboard(), 3));
 /// ```
 pub fn forms_chain(occupied: Bitboard, landing: Bitboard, min_enclosed: u32) -> bool {
-    decide_chain(occupied, landing, min_enclosed, Memo::Use)
+    forms_chain_with(occupied, landing, min_enclosed, Memo::Use)
 }
 
-/// [`forms_chain`] without the per-thread memo of verdicts: for a caller
-/// that seldom meets a board twice, to which the memo's lookup (a cache
-/// miss, most of the time) costs more than it saves.
-pub fn forms_chain_unremembered(occupied: Bitboard, landing: Bitboard, min_enclosed: u32) -> bool {
-    decide_chain(occupied, landing, min_enclosed, Memo::Skip)
-}
-
-/// Whether a chain test consults and fills the memo of verdicts.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Memo {
+/// Whether a chain test consults and fills the per-thread memo of verdicts.
+/// A caller that seldom meets a board twice skips it: there the lookup is
+/// mostly a cache miss that saves nothing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Memo {
     Use,
     Skip,
 }
 
-fn decide_chain(occupied: Bitboard, landing: Bitboard, min_enclosed: u32, memo: Memo) -> bool {
+/// [`forms_chain`], with or without the memo of verdicts.
+pub(crate) fn forms_chain_with(
+    occupied: Bitboard,
+    landing: Bitboard,
+    min_enclosed: u32,
+    memo: Memo,
+) -> bool {
     // A loop through a piece leaves it by two neighbours: a piece with
     // fewer is on none, and most moves into the open end here.
     let on_loops: Bitboard = (landing & occupied)

@@ -159,20 +159,19 @@ impl<'a> ChainTest<'a> {
         }
     }
 
+    /// The same test without the memo of verdicts, for a caller that
+    /// seldom meets a board twice.
+    pub fn without_memo(self) -> ChainTest<'a> {
+        ChainTest {
+            screen: self.screen.without_memo(),
+            ..self
+        }
+    }
+
     /// Whether `mv` forms a chain.
     #[inline]
     pub fn forms_chain(&self, mv: Move) -> bool {
         self.screen.forms_chain(
-            self.position.vacated_squares(mv),
-            self.position.landing_squares(mv),
-        )
-    }
-
-    /// [`ChainTest::forms_chain`] without the memo of verdicts, for a caller
-    /// that seldom meets a board twice.
-    #[inline]
-    pub fn forms_chain_unremembered(&self, mv: Move) -> bool {
-        self.screen.forms_chain_unremembered(
             self.position.vacated_squares(mv),
             self.position.landing_squares(mv),
         )

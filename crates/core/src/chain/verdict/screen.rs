@@ -13,6 +13,7 @@
 use once_cell::sync::Lazy;
 
 use crate::board::{Bitboard, Square};
+use crate::chain::Memo;
 use crate::chain::flood_bits::{escaping_squares, king_grow, largest_group};
 
 /// The chain check of every move from one position.
@@ -22,6 +23,7 @@ pub struct MoveScreen {
     /// The empty squares cut off before the move, with their neighbours;
     /// `None` when they already hold a group of `min_enclosed`.
     near_small_groups: Option<Bitboard>,
+    memo: Memo,
 }
 
 impl MoveScreen {
@@ -32,6 +34,16 @@ impl MoveScreen {
             occupied,
             min_enclosed,
             near_small_groups: (largest_group(cut_off) < min_enclosed).then(|| king_grow(cut_off)),
+            memo: Memo::Use,
+        }
+    }
+
+    /// The same screen, its full checks without the memo of verdicts: for
+    /// a caller that seldom meets a board twice.
+    pub fn without_memo(self) -> MoveScreen {
+        MoveScreen {
+            memo: Memo::Skip,
+            ..self
         }
     }
 
@@ -42,23 +54,12 @@ impl MoveScreen {
         if !self.may_cut_off(vacated, landing) {
             return false;
         }
-        crate::chain::forms_chain(
+        crate::chain::forms_chain_with(
             (self.occupied - vacated) | landing,
             landing,
             self.min_enclosed,
+            self.memo,
         )
-    }
-
-    /// [`MoveScreen::forms_chain`] without the memo of verdicts
-    /// ([`crate::chain::forms_chain_unremembered`]).
-    #[inline]
-    pub fn forms_chain_unremembered(&self, vacated: Bitboard, landing: Bitboard) -> bool {
-        self.may_cut_off(vacated, landing)
-            && crate::chain::forms_chain_unremembered(
-                (self.occupied - vacated) | landing,
-                landing,
-                self.min_enclosed,
-            )
     }
 
     /// False when the move surely leaves no group of `min_enclosed` empty
@@ -171,11 +172,13 @@ mod tests {
     fn walk(position: &Position, depth: u32, counts: &mut Counts) {
         for min_enclosed in 1..=3 {
             let screen = MoveScreen::new(position.occupied(), min_enclosed);
+            let unremembered = MoveScreen::new(position.occupied(), min_enclosed).without_memo();
             position.generate_moves(|moves| {
                 for mv in moves {
                     counts.moves += 1;
                     counts.chains +=
                         u32::from(assert_screen_agrees(position, &screen, mv, min_enclosed));
+                    assert_screen_agrees(position, &unremembered, mv, min_enclosed);
                 }
                 false
             });
@@ -199,12 +202,8 @@ mod tests {
         assert_eq!(
             screen.forms_chain(vacated, landing),
             forms_chain,
-            "{mv} from {position}"
-        );
-        assert_eq!(
-            screen.forms_chain_unremembered(vacated, landing),
-            forms_chain,
-            "{mv} from {position}, without the memo"
+            "{mv} from {position}, {:?}",
+            screen.memo
         );
         forms_chain
     }
