@@ -175,6 +175,11 @@ pub const DECIDED: i32 = 1500;
 /// switches: the other army is worth about the negation.
 const AHEAD_ENOUGH_TO_STAY: i32 = 150;
 
+/// A player this far behind in the main search looks at its switches before
+/// reverse futility gives up on the node: most such boards hold one that
+/// reaches beta in the stand pat, and few others do.
+const BEHIND_ENOUGH_TO_SWITCH: i32 = -AHEAD_ENOUGH_TO_STAY;
+
 /// How far below alpha, per ply of depth, a shallow node's evaluation must
 /// be before quiescence alone decides it.
 const RAZOR_MARGIN: i32 = 250;
@@ -449,12 +454,20 @@ impl<'a> Worker<'a> {
         // fall below it. Not where the evaluation is beyond `DECIDED`, where
         // its size is a guess and a sacrifice for mate looks no worse than
         // the rest.
-        if prunable_node
-            && depth <= 6
-            && eval.abs() < DECIDED
-            && eval - 90 * (depth - i32::from(improving)) >= beta
-        {
-            return eval;
+        if prunable_node && depth <= 6 && eval.abs() < DECIDED {
+            let bar = beta + 90 * (depth - i32::from(improving));
+            if eval >= bar {
+                return eval;
+            }
+            // In SSCC a player far behind may close a chain and take the
+            // other army: weighed as the stand pat weighs it, a switch that
+            // clears the bar cuts the node as well.
+            if switch_allowed && eval < BEHIND_ENOUGH_TO_SWITCH {
+                let with_switches = self.stand_pat(position, run, eval, bar, ply);
+                if with_switches >= bar && with_switches < DECIDED {
+                    return with_switches;
+                }
+            }
         }
 
         // Razoring: so far below alpha that only a capture or a switch could
@@ -1058,7 +1071,8 @@ impl<'a> Worker<'a> {
     /// instead, so the position is worth about the better of the two sides:
     /// at the horizon a chain can turn a lost position into a won one, which
     /// captures alone never see. Only as far as `beta`: a value there
-    /// already ends the quiescence search, so no more chains are tested.
+    /// already ends the node (quiescence's, or reverse futility's), so no
+    /// more chains are tested.
     fn stand_pat(
         &mut self,
         position: &Position,
