@@ -176,8 +176,9 @@ pub const DECIDED: i32 = 1500;
 const AHEAD_ENOUGH_TO_STAY: i32 = 150;
 
 /// A player this far behind in the main search looks at its switches before
-/// reverse futility gives up on the node: most such boards hold one that
-/// reaches beta in the stand pat, and few others do.
+/// reverse futility gives up on the node: two such boards in three hold one
+/// that reaches the stand pat's bound, and nearer level the look cost more
+/// time than the nodes it cut (C101).
 const BEHIND_ENOUGH_TO_SWITCH: i32 = -AHEAD_ENOUGH_TO_STAY;
 
 /// How far below alpha, per ply of depth, a shallow node's evaluation must
