@@ -11,12 +11,16 @@
 //! also on bitboards; only when no face holds one does it need the corridor
 //! search of [`super::surround`]. The twin on any grid is
 //! [`super::blocks_grid`].
+//!
+//! The walk that finds the blocks is most of the chain test's cost in the
+//! engine, so it runs only over the pieces that can be on a loop at all, and
+//! not at all when they cut off no group large enough.
 
 use arrayvec::ArrayVec;
 
 use crate::board::attacks::king_attacks;
 use crate::board::{Bitboard, Square};
-use crate::chain::flood_bits::{escaping_squares, largest_group, spread};
+use crate::chain::flood_bits::{escaping_squares, king_grow, largest_group, spread};
 
 /// What the blocks through a piece say about the chains through it.
 pub(in crate::chain) struct BlockVerdict {
@@ -50,11 +54,27 @@ pub(in crate::chain) fn chains_through(
         inner: ArrayVec::new(),
     };
     let empty = !occupied;
+    // Every loop through the piece lies among the pieces of its group that
+    // are on loops at all; when those cut nothing off, the walk is spared.
+    let on_loops = loop_pieces(occupied, piece);
+    if !on_loops.contains(piece) {
+        return verdict;
+    }
+    let outside_all = escaping_squares(on_loops);
+    if largest_group(empty - outside_all) < min_enclosed {
+        return verdict;
+    }
     // A loop around a square needs four pieces at least.
-    for block in blocks_through(occupied, piece).filter(|block| block.len() >= 4) {
-        let outside = escaping_squares(block);
+    for block in blocks_through(on_loops, piece).filter(|block| block.len() >= 4) {
+        // The piece's block is often all of them: then their flood is its
+        // flood, and what they cut off has passed the test above.
+        let outside = if block == on_loops {
+            outside_all
+        } else {
+            escaping_squares(block)
+        };
         let cut_off = empty - outside;
-        if largest_group(cut_off) < min_enclosed {
+        if block != on_loops && largest_group(cut_off) < min_enclosed {
             continue;
         }
         if on_outer_border(block, outside, piece) {
@@ -66,6 +86,51 @@ pub(in crate::chain) fn chains_through(
         }
     }
     verdict
+}
+
+/// The pieces king-connected to `piece` that can lie on a loop: its group
+/// with the pieces on no cycle peeled off (those with fewer than two
+/// neighbours left, until none is), the group's 2-core. The blocks of three
+/// or more pieces, all a loop can use, are the same in it as on the board.
+fn loop_pieces(occupied: Bitboard, piece: Square) -> Bitboard {
+    let mut core = occupied;
+    loop {
+        let kept = core & neighboured_twice(core);
+        if kept == core {
+            break;
+        }
+        core = kept;
+    }
+    let mut group = piece.bitboard() & core;
+    loop {
+        let grown = king_grow(group) & core;
+        if grown == group {
+            return group;
+        }
+        group = grown;
+    }
+}
+
+/// The squares with at least two king neighbours in `set`.
+fn neighboured_twice(set: Bitboard) -> Bitboard {
+    let wide = [set.left(), set.right()];
+    let neighbours = [
+        set.up(),
+        set.down(),
+        wide[0],
+        wide[1],
+        wide[0].up(),
+        wide[0].down(),
+        wide[1].up(),
+        wide[1].down(),
+    ];
+    let mut once = Bitboard::EMPTY;
+    let mut twice = Bitboard::EMPTY;
+    for next in neighbours {
+        twice |= once & next;
+        once |= next;
+    }
+    twice
 }
 
 /// Whether the empty squares of `cut_off` inside one face of `block`'s
@@ -113,49 +178,60 @@ fn on_outer_border(block: Bitboard, outside: Bitboard, piece: Square) -> bool {
 /// path (had it been finished, it would have discovered the square itself),
 /// so the square's back edges are all taken at its discovery, and a frame
 /// needs no list of neighbours left to try: those unseen are its children.
+/// A square's subtree is what was seen between its discovery and its finish,
+/// so blocks are bitboards: a block closed below the root is set aside, and
+/// a block at the root is the root's child's subtree without those.
 fn blocks_through(occupied: Bitboard, piece: Square) -> impl Iterator<Item = Bitboard> {
+    /// A square on the depth-first path, and the squares seen before it.
+    #[derive(Clone, Copy)]
+    struct Frame {
+        square: Square,
+        seen_before: Bitboard,
+    }
     let mut discovered = [0u8; 64];
     let mut low = [0u8; 64];
     let mut seen = piece.bitboard();
     let mut counter = 1u8;
-    let mut visited_path = ArrayVec::<Square, 64>::new();
-    let mut path = ArrayVec::<Square, 64>::new();
+    let mut set_aside = Bitboard::EMPTY;
+    let mut path = ArrayVec::<Frame, 64>::new();
     let mut blocks = ArrayVec::<Bitboard, 8>::new();
 
-    path.push(piece);
-    while let Some(&square) = path.last() {
+    path.push(Frame {
+        square: piece,
+        seen_before: Bitboard::EMPTY,
+    });
+    while let Some(&frame) = path.last() {
+        let square = frame.square;
         if let Some(next) = (king_attacks(square) & (occupied - seen)).first() {
             // `square` itself is among them.
-            let lowest = (king_attacks(next) & occupied & seen)
+            let lowest = (king_attacks(next) & seen)
                 .into_iter()
                 .map(|ancestor| discovered[ancestor.index()])
                 .min()
                 .expect("a discovered square's parent is a seen neighbour");
-            seen |= next.bitboard();
             discovered[next.index()] = counter;
             low[next.index()] = lowest;
             counter += 1;
-            visited_path.push(next);
-            path.push(next);
+            path.push(Frame {
+                square: next,
+                seen_before: seen,
+            });
+            seen |= next.bitboard();
             continue;
         }
         path.pop();
-        let Some(&parent) = path.last() else {
+        let Some(&Frame { square: parent, .. }) = path.last() else {
             break;
         };
         low[parent.index()] = low[parent.index()].min(low[square.index()]);
         if low[square.index()] >= discovered[parent.index()] {
-            // `parent` cuts off `square`'s subtree: the squares pushed since
-            // `square` form a block with `parent`.
-            let mut block = parent.bitboard();
-            while let Some(member) = visited_path.pop() {
-                block |= member.bitboard();
-                if member == square {
-                    break;
-                }
-            }
+            // `parent` cuts off `square`'s subtree: what of it is not yet
+            // set aside forms a block with `parent`.
+            let block = (seen - frame.seen_before) - set_aside;
             if parent == piece {
-                blocks.push(block);
+                blocks.push(block | parent.bitboard());
+            } else {
+                set_aside |= block;
             }
         }
     }
@@ -171,6 +247,17 @@ mod tests {
             .split_whitespace()
             .map(|name| name.parse::<Square>().unwrap())
             .collect()
+    }
+
+    #[test]
+    fn pieces_on_no_loop_are_peeled_off() {
+        // A square b2 c2 c3 b3 with a tail c4 d5 e6, and a lone pair g1 h1.
+        let occupied = board("b2 c2 c3 b3 c4 d5 e6 g1 h1");
+        let square = board("b2 c2 c3 b3 c4");
+        assert_eq!(loop_pieces(occupied, "b2".parse().unwrap()), square);
+        assert_eq!(loop_pieces(occupied, "c4".parse().unwrap()), square);
+        assert!(loop_pieces(occupied, "d5".parse().unwrap()).is_empty());
+        assert!(loop_pieces(occupied, "g1".parse().unwrap()).is_empty());
     }
 
     #[test]
