@@ -109,7 +109,12 @@ pub(crate) fn forms_chain_with(
         .into_iter()
         .filter(|&piece| (king_attacks(piece) & occupied).has_several())
         .collect();
-    if on_loops.is_empty() || !flood_bits::may_enclose(occupied, min_enclosed) {
+    if on_loops.is_empty() {
+        return false;
+    }
+    // The flood from the edge, before the memo is asked; without the memo
+    // the block test's own flood, over fewer pieces, rejects the same boards.
+    if memo == Memo::Use && !flood_bits::may_enclose(occupied, min_enclosed) {
         return false;
     }
     let decide = || {
