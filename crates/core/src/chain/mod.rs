@@ -112,11 +112,6 @@ pub(crate) fn forms_chain_with(
     if on_loops.is_empty() {
         return false;
     }
-    // The flood from the edge, before the memo is asked; without the memo
-    // the block test's own flood, over fewer pieces, rejects the same boards.
-    if memo == Memo::Use && !flood_bits::may_enclose(occupied, min_enclosed) {
-        return false;
-    }
     let decide = || {
         on_loops.into_iter().any(|piece| {
             let verdict = blocks_bits::chains_through(occupied, piece, min_enclosed);
@@ -127,7 +122,11 @@ pub(crate) fn forms_chain_with(
                     .any(|&block| inner_block_surrounds(occupied, block, piece, min_enclosed))
         })
     };
+    // The block test floods from the edge over the piece's group itself; the
+    // whole board's flood goes first only to spare the memo a lookup (most
+    // likely a cache miss) where nothing is cut off.
     match memo {
+        Memo::Use if !flood_bits::may_enclose(occupied, min_enclosed) => false,
         Memo::Use => memo::remembered(occupied, landing, min_enclosed, decide),
         Memo::Skip => decide(),
     }

@@ -71,12 +71,13 @@ pub(in crate::chain) fn chains_through(
         let outside = if block == on_loops {
             outside_all
         } else {
-            escaping_squares(block)
+            let outside = escaping_squares(block);
+            if largest_group(empty - outside) < min_enclosed {
+                continue;
+            }
+            outside
         };
         let cut_off = empty - outside;
-        if block != on_loops && largest_group(cut_off) < min_enclosed {
-            continue;
-        }
         if on_outer_border(block, outside, piece) {
             verdict.largest_on_border = verdict.largest_on_border.max(cut_off.len());
         } else if one_face_holds_a_group(block, cut_off, min_enclosed) {
