@@ -4,7 +4,8 @@
 
 use catena_core::board::Position;
 use catena_engine::eval::network::{
-    Accumulator, BOARD_INPUTS, HIDDEN, INPUTS, NETWORK, Network, SsccState, evaluate, evaluate_sscc,
+    Accumulator, BOARD_INPUTS, HIDDEN, INPUTS, NETWORK, Network, SSCC_NETWORK, SsccState, evaluate,
+    evaluate_sscc, for_each_feature,
 };
 use proptest::prelude::*;
 
@@ -95,6 +96,35 @@ proptest! {
                 prop_assert_eq!(after_pass.evaluate(&NETWORK, &passed), evaluate(&passed), "{}", passed);
             }
             accumulator = next;
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(crate::common::strategies::config(40))]
+
+    /// The SSCC evaluation adds the pockets' and the run's rows to the
+    /// accumulator as its output reads them: the same value as the hidden
+    /// layers summed row by row from every input.
+    #[test]
+    fn sscc_evaluation_equals_the_sum_of_its_inputs(game in chess_game(&STARTS, 0..150)) {
+        for position in line(&game).iter().step_by(3) {
+            for switches in [0, 1, 2, 5] {
+                let state = SsccState::new(position, switches);
+                let us = position.side_to_move();
+                let inputs = |view| {
+                    let mut inputs = Vec::new();
+                    for_each_feature(position, view, |input| inputs.push(input as u16));
+                    state.for_each_feature(view, us, |input| inputs.push(input as u16));
+                    inputs
+                };
+                let men = position.occupied().len() as usize;
+                prop_assert_eq!(
+                    Accumulator::new(&SSCC_NETWORK, position).evaluate_sscc(&SSCC_NETWORK, position, state),
+                    SSCC_NETWORK.evaluate_inputs(&inputs(us), &inputs(!us), men),
+                    "{} after {} switches", position, switches
+                );
+            }
         }
     }
 }

@@ -21,6 +21,7 @@
 //! a position is evaluated. The chess network never reads them, and its
 //! rows for them are zero: no chess position uses them (`catena train`).
 
+use arrayvec::ArrayVec;
 use once_cell::sync::Lazy;
 
 use catena_core::board::{Bitboard, Color, Piece, Position, Square};
@@ -64,6 +65,10 @@ const BOARD_MAGIC: &[u8; 8] = b"CATENANN";
 /// SSCC inputs (a flag, the pockets among the squares the men leave empty,
 /// and a run).
 pub const MAX_ACTIVE: usize = 32 + 1 + 32 + 1;
+
+/// The most SSCC inputs a position can have in one view: the flag, a pocket
+/// on every square, and a run.
+const MAX_SSCC_ACTIVE: usize = 1 + 64 + 1;
 
 /// The input of `color`'s `piece` on `square`, seen from `view`'s side: the
 /// board turned over for Black, so that both views share their weights.
@@ -207,22 +212,45 @@ impl Accumulator {
         child: &Position,
         into: &mut Accumulator,
     ) {
-        into.views = self.views;
+        // A move changes at most two men's inputs each way (castling; a
+        // capture with promotion removes two and adds one): those shapes
+        // have a pass of their own below.
+        let mut added = ArrayVec::<(Color, Piece, Square), 32>::new();
+        let mut removed = ArrayVec::<(Color, Piece, Square), 32>::new();
         for color in Color::ALL {
             for piece in Piece::ALL {
                 let before = parent.colored_pieces(color, piece);
                 let now = child.colored_pieces(color, piece);
-                for square in before - now {
-                    for view in Color::ALL {
-                        let row = &network.hidden_weights[feature(view, color, piece, square)];
-                        sub_row(&mut into.views[view.index()], row);
-                    }
+                removed.extend(
+                    (before - now)
+                        .into_iter()
+                        .map(|square| (color, piece, square)),
+                );
+                added.extend(
+                    (now - before)
+                        .into_iter()
+                        .map(|square| (color, piece, square)),
+                );
+            }
+        }
+        for view in Color::ALL {
+            let row = |&(color, piece, square): &(Color, Piece, Square)| {
+                &network.hidden_weights[feature(view, color, piece, square)]
+            };
+            let from = &self.views[view.index()];
+            let into = &mut into.views[view.index()];
+            match (added.as_slice(), removed.as_slice()) {
+                ([add], [sub]) => add_sub(from, into, row(add), row(sub)),
+                ([add], [sub, sub2]) => add_sub_sub(from, into, row(add), row(sub), row(sub2)),
+                ([add, add2], [sub, sub2]) => {
+                    add_sub(from, into, row(add), row(sub));
+                    let changed = *into;
+                    add_sub(&changed, into, row(add2), row(sub2));
                 }
-                for square in now - before {
-                    for view in Color::ALL {
-                        let row = &network.hidden_weights[feature(view, color, piece, square)];
-                        add_row(&mut into.views[view.index()], row);
-                    }
+                _ => {
+                    *into = *from;
+                    added.iter().for_each(|man| add_row(into, row(man)));
+                    removed.iter().for_each(|man| sub_row(into, row(man)));
                 }
             }
         }
@@ -242,14 +270,15 @@ impl Accumulator {
     /// accumulator with the SSCC inputs added.
     pub fn evaluate_sscc(&self, network: &Network, position: &Position, state: SsccState) -> i32 {
         let us = position.side_to_move();
-        let mut with_state = self.clone();
-        for view in Color::ALL {
-            let values = &mut with_state.views[view.index()];
-            state.for_each_feature(view, us, |input| {
-                add_row(values, &network.hidden_weights[input]);
-            });
-        }
-        with_state.evaluate(network, position)
+        let mut ours = ArrayVec::<&[i16; HIDDEN], MAX_SSCC_ACTIVE>::new();
+        let mut theirs = ArrayVec::<&[i16; HIDDEN], MAX_SSCC_ACTIVE>::new();
+        state.for_each_feature(us, us, |input| ours.push(&network.hidden_weights[input]));
+        state.for_each_feature(!us, us, |input| theirs.push(&network.hidden_weights[input]));
+        network.output_with(
+            (&self.views[us.index()], &ours),
+            (&self.views[(!us).index()], &theirs),
+            output_bucket(position.occupied().len() as usize),
+        )
     }
 
     /// The evaluation from `us`'s view of a board with `men` men.
@@ -283,6 +312,37 @@ fn add_row(values: &mut [i16; HIDDEN], row: &[i16; HIDDEN]) {
 fn sub_row(values: &mut [i16; HIDDEN], row: &[i16; HIDDEN]) {
     for (value, &weight) in values.iter_mut().zip(row) {
         *value = value.wrapping_sub(weight);
+    }
+}
+
+/// `into` = `from` + `add` − `sub`: a man moved, in one pass, so the child's
+/// layer is written once instead of copied and then changed row by row.
+#[inline]
+fn add_sub(
+    from: &[i16; HIDDEN],
+    into: &mut [i16; HIDDEN],
+    add: &[i16; HIDDEN],
+    sub: &[i16; HIDDEN],
+) {
+    for lane in 0..HIDDEN {
+        into[lane] = from[lane].wrapping_add(add[lane]).wrapping_sub(sub[lane]);
+    }
+}
+
+/// `into` = `from` + `add` − `sub` − `sub2`: a capture, in one pass.
+#[inline]
+fn add_sub_sub(
+    from: &[i16; HIDDEN],
+    into: &mut [i16; HIDDEN],
+    add: &[i16; HIDDEN],
+    sub: &[i16; HIDDEN],
+    sub2: &[i16; HIDDEN],
+) {
+    for lane in 0..HIDDEN {
+        into[lane] = from[lane]
+            .wrapping_add(add[lane])
+            .wrapping_sub(sub[lane])
+            .wrapping_sub(sub2[lane]);
     }
 }
 
@@ -323,9 +383,21 @@ impl Network {
     }
 
     fn output(&self, ours: &[i16; HIDDEN], theirs: &[i16; HIDDEN], bucket: usize) -> i32 {
+        self.output_with((ours, &[]), (theirs, &[]), bucket)
+    }
+
+    /// The output of hidden layers given as an accumulator and further
+    /// rows to add to it, each side's: the sum is taken block by block as the
+    /// dot product reads it, never written back.
+    fn output_with(
+        &self,
+        (ours, our_rows): (&[i16; HIDDEN], &[&[i16; HIDDEN]]),
+        (theirs, their_rows): (&[i16; HIDDEN], &[&[i16; HIDDEN]]),
+        bucket: usize,
+    ) -> i32 {
         let [our_weights, their_weights] = &self.output_weights[bucket];
-        let sum =
-            squared_clipped_dot(ours, our_weights) + squared_clipped_dot(theirs, their_weights);
+        let sum = squared_clipped_dot(ours, our_rows, our_weights)
+            + squared_clipped_dot(theirs, their_rows, their_weights);
         let output = sum / i64::from(QA) + i64::from(self.output_biases[bucket]);
         (output * i64::from(SCALE) / i64::from(QA * QB)) as i32
     }
@@ -495,31 +567,37 @@ impl Network {
     }
 }
 
-/// Σ clamp(value, 0, QA)² × weight. Each term fits an i32, as output
-/// weights stay within `OUTPUT_WEIGHT_LIMIT`; the whole sum may not, in
-/// positions no game reaches but a search might. So it is summed in i32 by
-/// blocks of `BLOCK` terms, which the compiler turns into vector code, and
-/// only the blocks' sums are widened.
-#[inline]
-fn squared_clipped_dot(values: &[i16; HIDDEN], weights: &[i16; HIDDEN]) -> i64 {
-    const BLOCK: usize = 64;
-    const _: () =
-        assert!(BLOCK as i64 * (QA * QA) as i64 * OUTPUT_WEIGHT_LIMIT as i64 <= i32::MAX as i64);
-    values
-        .chunks_exact(BLOCK)
-        .zip(weights.chunks_exact(BLOCK))
-        .map(|(values, weights)| {
-            let block: i32 = values
-                .iter()
-                .zip(weights)
-                .map(|(&value, &weight)| {
-                    let clipped = i32::from(value.clamp(0, QA as i16));
-                    clipped * clipped * i32::from(weight)
-                })
-                .sum();
-            i64::from(block)
-        })
-        .sum()
+/// Σ clamp(value + the rows' values, 0, QA)² × weight. Each term fits an
+/// i32, as output weights stay within `OUTPUT_WEIGHT_LIMIT`; the whole sum
+/// may not, in positions no game reaches but a search might. So it is summed
+/// in i32 by the lanes of a vector register, each lane a few terms, and only
+/// the lanes' sums are widened.
+#[inline(always)]
+fn squared_clipped_dot(
+    values: &[i16; HIDDEN],
+    rows: &[&[i16; HIDDEN]],
+    weights: &[i16; HIDDEN],
+) -> i64 {
+    // A vector register's lanes: the rows are added to them where they are
+    // read, and each lane sums its own terms, HIDDEN / CHUNK of them.
+    const CHUNK: usize = 16;
+    const _: () = assert!(
+        (HIDDEN / CHUNK) as i64 * (QA * QA) as i64 * OUTPUT_WEIGHT_LIMIT as i64 <= i32::MAX as i64
+    );
+    let mut sums = [0i32; CHUNK];
+    for start in (0..HIDDEN).step_by(CHUNK) {
+        let mut lanes: [i16; CHUNK] = std::array::from_fn(|lane| values[start + lane]);
+        for row in rows {
+            for (lane, value) in lanes.iter_mut().enumerate() {
+                *value = value.wrapping_add(row[start + lane]);
+            }
+        }
+        for (lane, sum) in sums.iter_mut().enumerate() {
+            let clipped = i32::from(lanes[lane].clamp(0, QA as i16));
+            *sum += clipped * clipped * i32::from(weights[start + lane]);
+        }
+    }
+    sums.iter().map(|&sum| i64::from(sum)).sum()
 }
 
 /// The evaluation of `position` from the side to move's view, from scratch.
