@@ -244,8 +244,8 @@ impl Accumulator {
                 ([add], [sub, sub2]) => add_sub_sub(from, into, row(add), row(sub), row(sub2)),
                 ([add, add2], [sub, sub2]) => {
                     add_sub(from, into, row(add), row(sub));
-                    let changed = *into;
-                    add_sub(&changed, into, row(add2), row(sub2));
+                    add_row(into, row(add2));
+                    sub_row(into, row(sub2));
                 }
                 _ => {
                     *into = *from;
@@ -387,8 +387,8 @@ impl Network {
     }
 
     /// The output of hidden layers given as an accumulator and further
-    /// rows to add to it, each side's: the sum is taken block by block as the
-    /// dot product reads it, never written back.
+    /// rows to add to it, each side's: the rows are added lane by lane as
+    /// the dot product reads them, never written back.
     fn output_with(
         &self,
         (ours, our_rows): (&[i16; HIDDEN], &[&[i16; HIDDEN]]),
