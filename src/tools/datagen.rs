@@ -15,12 +15,30 @@
 //! White to the other player), the score Catena's from White's view, and the
 //! last field the switch run of the side to move: switches made in a row
 //! before this move, and 1 when the run's limit allows no more.
+//!
+//! With `--probe-nodes N` each line has a fifth field, `<handing> <moves>`:
+//! of the side to move's `moves` legal moves, how many, played to end the
+//! turn, leave the opponent a run that mates (`runs::RunMates`, up to
+//! [`PROBE_SWITCHES`] switches, at most N positions searched a move). The
+//! search at a few thousand nodes seldom sees such a run a turn ahead
+//! (docs/sscc-search.md, "How the games are lost"); the probe, too dear for
+//! the search, is cheap enough here, and `catena train --probe-weight`
+//! reads it as a label.
+//!
+//! With `--proofs FILE...` no game is played: the positions of the proven
+//! lines in the files (the wins of `catena book`'s books, the puzzles of
+//! `perft/puzzles.epd`) are written instead, each labelled by the proof,
+//! a win for the attacker: the result that of the player controlling
+//! White, and the score [`PROVEN_SCORE`] for that player. Positions in
+//! check are left out (the evaluation never sees them), and each position
+//! with its run once.
 
 use catena_core::game::Action;
 use catena_core::game::Variant;
 use catena_engine::score::MATE_BOUND;
 use catena_engine::thread::{Control, Limits, Root};
 use catena_engine::threadpool;
+use std::collections::HashSet;
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::PathBuf;
@@ -31,10 +49,12 @@ use rayon::prelude::*;
 
 use crate::cli::{Failure, FailureKind, RulesArgs};
 use crate::tools::progress::Progress;
+use crate::tools::puzzles::{Puzzle, read_puzzle};
 use catena_core::board::{Color, Position};
 use catena_core::game::{GameState, Rules};
 use catena_core::rng::SplitMix64;
 use catena_engine::movepick::is_tactical;
+use catena_engine::runs::RunMates;
 use catena_engine::transposition::TranspositionTable;
 
 #[derive(clap::Args, Debug)]
@@ -58,7 +78,23 @@ pub struct DatagenArgs {
     /// Plies after which a game is given up as a draw.
     #[arg(long, default_value_t = 300)]
     max_plies: usize,
+    /// Probe every legal move of each kept position for a run that mates it
+    /// hands the opponent, searching at most this many positions a move, and
+    /// write the count as a fifth field (0: no probe, four fields).
+    #[arg(long, default_value_t = 0)]
+    probe_nodes: u32,
+    /// Instead of playing games, write the positions of the proven lines in
+    /// these books or puzzle files, labelled by the proofs.
+    #[arg(long, num_args = 1..)]
+    proofs: Vec<PathBuf>,
 }
+
+/// The score written for a proven win: its expectation, logistic(score /
+/// 400) in `catena train`, is 1 to within 1e-10.
+pub const PROVEN_SCORE: i32 = 10_000;
+
+/// The longest run the hand-over probe looks for, in switches.
+pub const PROBE_SWITCHES: u32 = 8;
 
 /// Games played between two writes to the file.
 const CHUNK: u64 = 64;
@@ -74,6 +110,9 @@ pub fn run(args: &DatagenArgs) -> Result<bool, Failure> {
         .map_err(|error| format!("cannot open {}: {error}", args.out.display()))
         .or_usage()?;
     let mut out = BufWriter::new(file);
+    if !args.proofs.is_empty() {
+        return write_proofs(args, rules, &mut out);
+    }
     let start = Instant::now();
     let progress = Progress::new(args.games, "games");
     let mut lines = 0usize;
@@ -128,7 +167,8 @@ fn play_game(args: &DatagenArgs, rules: Rules, index: u64) -> Vec<String> {
         multipv: 1,
         ..Limits::default()
     };
-    // (fen, score from White's view, run, the colour to move) of each kept position.
+    let mut probe = RunMates::default();
+    // (fen, score from White's view, run and probe fields, the colour to move) of each kept position.
     let mut kept = Vec::new();
     while game.outcome().is_none() && game.plies().len() < args.max_plies {
         let root = Root::of_game(&game, variant);
@@ -158,10 +198,15 @@ fn play_game(args: &DatagenArgs, rules: Rules, index: u64) -> Vec<String> {
             };
             let run = game.run();
             let spent = u8::from(!run.allows_switch());
+            let mut fields = format!("{} {spent}", run.switches());
+            if args.probe_nodes > 0 {
+                let (handing, moves) = handing_over(&game, &rules, &mut probe, args.probe_nodes);
+                fields += &format!(" | {handing} {moves}");
+            }
             kept.push((
                 position.to_fen(),
                 white_score,
-                format!("{} {spent}", run.switches()),
+                fields,
                 game.controller(Color::White),
             ));
         }
@@ -173,4 +218,99 @@ fn play_game(args: &DatagenArgs, rules: Rules, index: u64) -> Vec<String> {
             format!("{fen} | {} | {score} | {run}", final_score(white_player))
         })
         .collect()
+}
+
+/// How many of the legal moves of `game`'s position, each ending the turn,
+/// leave the opponent a run that mates as far as `nodes` positions a move
+/// show, and how many legal moves there are.
+pub fn handing_over(
+    game: &GameState,
+    rules: &Rules,
+    probe: &mut RunMates,
+    nodes: u32,
+) -> (usize, usize) {
+    let position = game.position();
+    let mut keys: Vec<u64> = game.plies().iter().map(|ply| ply.before().key()).collect();
+    keys.push(position.key());
+    let moves = position.legal_moves();
+    let handing = moves
+        .iter()
+        .filter(|&&mv| {
+            probe
+                .refutation(position, mv, rules, PROBE_SWITCHES, nodes, &mut keys)
+                .is_some()
+        })
+        .count();
+    (handing, moves.len())
+}
+
+/// `--proofs`: every position of every proven line under `rules` in the
+/// files, once, as a training line labelled by the proof.
+fn write_proofs(args: &DatagenArgs, rules: Rules, out: &mut impl Write) -> Result<bool, Failure> {
+    let mut seen = HashSet::new();
+    let (mut lines, mut proofs) = (0, 0);
+    for path in &args.proofs {
+        let text = std::fs::read_to_string(path)
+            .map_err(|error| format!("cannot read {}: {error}", path.display()))
+            .or_usage()?;
+        for (number, line) in text.lines().enumerate() {
+            // Comments, and the books' records of positions without a win.
+            if line.trim_start().starts_with('#') || !line.contains(" pv ") {
+                continue;
+            }
+            let (puzzle, line_rules) = read_puzzle(line)
+                .map_err(|error| format!("{}:{}: {error}", path.display(), number + 1))
+                .or_usage()?;
+            if line_rules != rules {
+                continue;
+            }
+            proofs += 1;
+            let written_lines = proof_lines(&puzzle, rules)
+                .map_err(|error| format!("{}:{}: {error}", path.display(), number + 1))
+                .or_usage()?;
+            for written in written_lines {
+                if seen.insert(written.clone()) {
+                    lines += 1;
+                    writeln!(out, "{written}")
+                        .map_err(|error| error.to_string())
+                        .or_runtime()?;
+                }
+            }
+        }
+    }
+    out.flush()
+        .map_err(|error| error.to_string())
+        .or_runtime()?;
+    eprintln!("{proofs} proven lines, {lines} positions");
+    Ok(true)
+}
+
+/// The training lines of one proven line: each position before an action,
+/// not in check, with its run, won by the player who moves first.
+fn proof_lines(puzzle: &Puzzle, rules: Rules) -> Result<Vec<String>, String> {
+    let start = Position::from_fen(&puzzle.fen).expect("a puzzle's FEN was read");
+    let mut game = GameState::new(start.clone(), rules);
+    let attacker = game.controller(start.side_to_move());
+    let mut lines = Vec::new();
+    for &action in &puzzle.line {
+        let position = game.position();
+        if !position.in_check() {
+            let white = game.controller(Color::White);
+            let (result, score) = if white == attacker {
+                (1, PROVEN_SCORE)
+            } else {
+                (0, -PROVEN_SCORE)
+            };
+            let run = game.run();
+            let spent = u8::from(!run.allows_switch());
+            lines.push(format!(
+                "{} | {result} | {score} | {} {spent}",
+                position.to_fen(),
+                run.switches()
+            ));
+        }
+        game.apply(action)
+            .map_err(|error| format!("the pv's {action}: {error}"))?;
+    }
+    Ok(lines)
 }

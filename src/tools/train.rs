@@ -7,7 +7,11 @@
 //! positions (`catena datagen` writes them) have a fourth field, `<switches>
 //! <spent>`, the run of the side to move, and are seen with the SSCC inputs
 //! (`network::SsccState`); their result is that of the player controlling
-//! White at that moment. The target of
+//! White at that moment. A fifth field, `<handing> <moves>` (`catena datagen
+//! --probe-nodes`), says how many of the side to move's moves hand the
+//! opponent a run that mates: where every one does, only a switch can save
+//! the player, and `--probe-weight` moves the score's part of the target
+//! that far towards a loss. The target of
 //! each position, from the side to move's view, is a blend of the score's
 //! expectation, logistic(score / 400), and the result (`--result-weight`); the
 //! network's output, taken as the same logistic, is fitted to it by the mean
@@ -41,10 +45,12 @@ use catena_engine::eval::network::{
 
 #[derive(clap::Args, Debug)]
 pub struct TrainArgs {
-    /// Training files: `<fen> | <result> | <score>` a line, and `| <switches> <spent>` for SSCC.
+    /// Training files: `<fen> | <result> | <score>` a line, `| <switches> <spent>` for SSCC,
+    /// and `| <handing> <moves>` where the run probe was asked.
     #[arg(required = true)]
     data: Vec<PathBuf>,
-    /// Passes over the training positions.
+    /// Passes over the training positions; 0 only measures the `--init`
+    /// network's held-out error, and writes nothing.
     #[arg(long, default_value_t = 20)]
     epochs: u32,
     /// Positions per gradient step.
@@ -60,6 +66,11 @@ pub struct TrainArgs {
     /// The share of the game result in the target (0 to 1).
     #[arg(long, default_value_t = 0.2)]
     result_weight: f32,
+    /// Where the run probe found that every move hands the opponent a run
+    /// that mates (the fifth field), the share of that verdict, a loss, in
+    /// the score's part of the target (0 to 1).
+    #[arg(long, default_value_t = 0.0)]
+    probe_weight: f32,
     /// Seed of the initial weights and of the order of the positions.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -172,19 +183,34 @@ impl Samples {
 /// (first) where `mirror` asks for it and the position has no castling rights.
 fn parse_line(
     line: &str,
-    result_weight: f32,
+    weights: Weights,
     mirror: bool,
     samples: &mut Samples,
 ) -> Result<(), String> {
     let fields: Vec<&str> = line.split('|').map(str::trim).collect();
-    let (fen, result, score, run) = match fields[..] {
-        [fen, result, score] => (fen, result, score, None),
-        [fen, result, score, run] => (fen, result, score, Some(run)),
+    let (fen, result, score, run, probe) = match fields[..] {
+        [fen, result, score] => (fen, result, score, None, None),
+        [fen, result, score, run] => (fen, result, score, Some(run), None),
+        [fen, result, score, run, probe] => (fen, result, score, Some(run), Some(probe)),
         _ => {
             return Err(
-                "expected `<fen> | <result> | <score>` and perhaps `| <switches> <spent>`".into(),
+                "expected `<fen> | <result> | <score>`, perhaps `| <switches> <spent>` and `| <handing> <moves>`".into(),
             );
         }
+    };
+    let lost = match probe {
+        Some(probe) => {
+            let counts: Vec<u32> = probe
+                .split_whitespace()
+                .map(str::parse)
+                .collect::<Result<_, _>>()
+                .map_err(|_| format!("bad probe {probe:?}"))?;
+            match counts[..] {
+                [handing, moves] if handing <= moves => moves > 0 && handing == moves,
+                _ => return Err(format!("bad probe {probe:?}")),
+            }
+        }
+        None => false,
     };
     let position = Position::from_fen(fen).map_err(|error| format!("{error}"))?;
     let result: f32 = result
@@ -196,7 +222,11 @@ fn parse_line(
         Color::White => (result, score),
         Color::Black => (1.0 - result, -score),
     };
-    let target = result_weight * result + (1.0 - result_weight) * sigmoid(score / SCALE as f32);
+    let mut expected = sigmoid(score / SCALE as f32);
+    if lost {
+        expected *= 1.0 - weights.probe;
+    }
+    let target = weights.result * result + (1.0 - weights.result) * expected;
     let sscc = match run {
         Some(run) => {
             let switches = run
@@ -424,7 +454,15 @@ fn used_inputs(samples: &Samples) -> Vec<bool> {
 /// parallel, then appended in order.
 const LINES_PER_PART: usize = 65_536;
 
-fn load(paths: &[PathBuf], result_weight: f32, mirror: bool) -> Result<Samples, String> {
+/// The shares of the target: the game's result, and the probe's verdict in
+/// what remains.
+#[derive(Clone, Copy)]
+struct Weights {
+    result: f32,
+    probe: f32,
+}
+
+fn load(paths: &[PathBuf], weights: Weights, mirror: bool) -> Result<Samples, String> {
     let mut samples = Samples::default();
     for path in paths {
         let text = fs::read_to_string(path)
@@ -439,7 +477,7 @@ fn load(paths: &[PathBuf], result_weight: f32, mirror: bool) -> Result<Samples, 
             .map(|part| {
                 let mut samples = Samples::default();
                 for &(number, line) in part {
-                    parse_line(line, result_weight, mirror, &mut samples)
+                    parse_line(line, weights, mirror, &mut samples)
                         .map_err(|error| format!("{}:{}: {error}", path.display(), number + 1))?;
                 }
                 Ok(samples)
@@ -460,9 +498,21 @@ pub fn run(args: &TrainArgs) -> Result<bool, Failure> {
             "--result-weight must lie between 0 and 1".into(),
         ));
     }
-    if args.batch == 0 || args.epochs == 0 {
+    if !(0.0..=1.0).contains(&args.probe_weight) {
         return Err(Failure::Usage(
-            "--batch and --epochs must be positive".into(),
+            "--probe-weight must lie between 0 and 1".into(),
+        ));
+    }
+    let weights = Weights {
+        result: args.result_weight,
+        probe: args.probe_weight,
+    };
+    if args.batch == 0 {
+        return Err(Failure::Usage("--batch must be positive".into()));
+    }
+    if args.epochs == 0 && args.init.is_none() {
+        return Err(Failure::Usage(
+            "--epochs 0 measures the --init network: give --init".into(),
         ));
     }
     // Read before the data, so that a bad file is reported at once.
@@ -479,9 +529,9 @@ pub fn run(args: &TrainArgs) -> Result<bool, Failure> {
         None => None,
     };
     let started = Instant::now();
-    let mut samples = load(&args.data, args.result_weight, args.mirror).or_usage()?;
+    let mut samples = load(&args.data, weights, args.mirror).or_usage()?;
     let held_out = match &args.held_out {
-        Some(path) => load(std::slice::from_ref(path), args.result_weight, false).or_usage()?,
+        Some(path) => load(std::slice::from_ref(path), weights, false).or_usage()?,
         None => samples.split_off_last(samples.len() / 20),
     };
     if samples.is_empty() || held_out.is_empty() {
@@ -525,6 +575,10 @@ pub fn run(args: &TrainArgs) -> Result<bool, Failure> {
         }
         None => (random_start.clone(), (f64::INFINITY, 0, random_start)),
     };
+    if args.epochs == 0 {
+        eprintln!("--epochs 0: nothing trained, nothing written");
+        return Ok(true);
+    }
     let mut adam = Adam::new();
     let batches_per_epoch = samples.len().div_ceil(args.batch);
     let total_batches = (batches_per_epoch * args.epochs as usize) as f32;

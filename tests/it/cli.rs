@@ -371,6 +371,24 @@ fn fine_tuning_starts_from_the_given_network() {
         std::fs::read(&out).unwrap(),
         read(engine_network.as_ref()).to_bytes()
     );
+
+    // `--epochs 0` measures the same epoch 0 and writes nothing.
+    std::fs::remove_file(&out).unwrap();
+    let data = dir.join("material.txt");
+    let output = catena(&[
+        "train",
+        data.to_str().unwrap(),
+        "--init",
+        engine_network,
+        "--epochs",
+        "0",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let measured = stderr(&output);
+    assert!(output.status.success(), "{measured}");
+    assert_eq!(held_out_errors(&measured), [errors[0]], "{measured}");
+    assert!(!out.exists());
 }
 
 #[test]
@@ -396,6 +414,12 @@ fn bad_training_input_is_refused_with_its_place() {
     let message = run(&["train", path, "--out", out_path]);
     assert!(message.contains("bad.txt:2: expected"), "{message}");
 
+    // More moves handing over a run than there are moves.
+    let probed = format!("{} | 1 | 0 | 0 0 | 21 20\n", Position::START_FEN);
+    std::fs::write(&data, format!("{good}{probed}")).unwrap();
+    let message = run(&["train", path, "--out", out_path]);
+    assert!(message.contains("bad.txt:2: bad probe"), "{message}");
+
     let message = run(&["train", "/no/such/file.txt", "--out", out_path]);
     assert!(
         message.contains("cannot read /no/such/file.txt"),
@@ -404,6 +428,10 @@ fn bad_training_input_is_refused_with_its_place() {
 
     let message = run(&["train", path, "--result-weight", "2", "--out", out_path]);
     assert!(message.contains("--result-weight"), "{message}");
+    let message = run(&["train", path, "--probe-weight", "1.5", "--out", out_path]);
+    assert!(message.contains("--probe-weight"), "{message}");
+    let message = run(&["train", path, "--epochs", "0", "--out", out_path]);
+    assert!(message.contains("--init"), "{message}");
 
     std::fs::write(&data, good.repeat(40)).unwrap();
     let message = run(&["train", path, "--init", path, "--out", out_path]);
@@ -412,60 +440,6 @@ fn bad_training_input_is_refused_with_its_place() {
     std::fs::write(&data, good).unwrap();
     let message = run(&["train", path, "--out", out_path]);
     assert!(message.contains("too few"), "{message}");
-}
-
-/// `catena datagen`: seeded self-play at a fixed number of nodes writes the
-/// same lines on every run, each a quiet SSCC position with a result, a
-/// score and the run of the side to move, in the form `catena train` reads.
-#[test]
-fn datagen_writes_the_same_sscc_positions_on_every_run() {
-    let dir = ScratchDir::new("datagen");
-    let write = |name: &str| {
-        let path = dir.join(name);
-        let output = catena(&[
-            "datagen",
-            path.to_str().unwrap(),
-            "--games",
-            "6",
-            "--nodes",
-            "400",
-            "--seed",
-            "5",
-        ]);
-        assert!(output.status.success(), "{}", stderr(&output));
-        std::fs::read_to_string(path).unwrap()
-    };
-    let first = write("first.txt");
-    assert_eq!(first, write("second.txt"));
-    let lines: Vec<&str> = first.lines().collect();
-    assert!(lines.len() >= 30, "{} lines", lines.len());
-    for line in &lines {
-        let fields: Vec<&str> = line.split(" | ").collect();
-        let [fen, result, score, run] = fields[..] else {
-            panic!("{line}");
-        };
-        let position = Position::from_fen(fen).unwrap();
-        assert!(!position.in_check(), "{line}");
-        assert!(["0", "0.5", "1"].contains(&result), "{line}");
-        assert!(score.parse::<i32>().unwrap().abs() < catena_engine::score::MATE_BOUND);
-        let run: Vec<u32> = run.split(' ').map(|field| field.parse().unwrap()).collect();
-        assert!(run.len() == 2 && run[1] <= 1, "{line}");
-    }
-    // Runs in progress are written with their length.
-    assert!(lines.iter().any(|line| !line.ends_with("| 0 0")));
-    // And the trainer reads them.
-    let out = dir.join("net.bin");
-    let data = dir.join("first.txt");
-    let output = catena(&[
-        "train",
-        data.to_str().unwrap(),
-        "--epochs",
-        "1",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
-    assert!(output.status.success(), "{}", stderr(&output));
-    Network::from_bytes(&std::fs::read(out).unwrap()).unwrap();
 }
 
 /// Bad input to every command: one line on stderr naming what is wrong,

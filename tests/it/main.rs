@@ -12,6 +12,7 @@ mod chain_large;
 mod chain_oracle;
 mod chain_spec;
 mod cli;
+mod datagen;
 mod fen;
 mod game;
 mod gui;

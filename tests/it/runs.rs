@@ -13,7 +13,7 @@ use catena_engine::runs::RunMates;
 /// the run so far: a run through a position already met with the same side
 /// to move since the last capture or pawn move is not taken, as the search
 /// scores such a position a draw.
-fn plain_run_mate(
+pub(crate) fn plain_run_mate(
     position: &Position,
     run: SwitchRun,
     rules: &Rules,
