@@ -19,11 +19,10 @@
 //! With `--probe-nodes N` each line has a fifth field, `<handing> <moves>`:
 //! of the side to move's `moves` legal moves, how many, played to end the
 //! turn, leave the opponent a run that mates (`runs::RunMates`, up to
-//! [`PROBE_SWITCHES`] switches, at most N positions searched a move). The
-//! search at a few thousand nodes seldom sees such a run a turn ahead
-//! (docs/sscc-search.md, "How the games are lost"); the probe, too dear for
-//! the search, is cheap enough here, and `catena train --probe-weight`
-//! reads it as a label.
+//! [`PROBE_SWITCHES`] switches, at most N positions searched a move): the
+//! probe, too dear for the search, is cheap enough here, and `catena train
+//! --probe-weight` reads it as a label (docs/network.md says what it is
+//! worth).
 //!
 //! With `--proofs FILE...` no game is played: the positions of the proven
 //! lines in the files (the wins of `catena book`'s books, the puzzles of

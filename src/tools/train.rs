@@ -652,3 +652,36 @@ pub fn run(args: &TrainArgs) -> Result<bool, Failure> {
     );
     Ok(true)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The target of one line, read with `weights`.
+    fn target(line: &str, weights: Weights) -> f32 {
+        let mut samples = Samples::default();
+        parse_line(line, weights, false, &mut samples).unwrap();
+        samples.entries[0].target
+    }
+
+    #[test]
+    fn the_probe_verdict_moves_the_target_only_where_every_move_hands_over() {
+        let fen = Position::START_FEN;
+        let weights = |probe| Weights { result: 0.0, probe };
+        let score = sigmoid(400.0 / SCALE as f32);
+        // Not every move hands over: the score's expectation, whatever the weight.
+        let some = format!("{fen} | 1 | 400 | 0 0 | 19 20");
+        assert_eq!(target(&some, weights(1.0)), score);
+        // Every move: the weight's share of the way to a loss.
+        let all = format!("{fen} | 1 | 400 | 0 0 | 20 20");
+        assert_eq!(target(&all, weights(0.0)), score);
+        assert_eq!(target(&all, weights(0.5)), score * 0.5);
+        assert_eq!(target(&all, weights(1.0)), 0.0);
+        // The result's share stays the result's.
+        let blended = Weights {
+            result: 0.25,
+            probe: 1.0,
+        };
+        assert_eq!(target(&all, blended), 0.25);
+    }
+}
