@@ -50,7 +50,7 @@ use crate::cli::{Failure, FailureKind, RulesArgs};
 use crate::tools::progress::Progress;
 use crate::tools::puzzles::{Puzzle, read_puzzle};
 use catena_core::board::{Color, Position};
-use catena_core::game::{GameState, Rules};
+use catena_core::game::{GameState, Rules, SwitchRun};
 use catena_core::rng::SplitMix64;
 use catena_engine::movepick::is_tactical;
 use catena_engine::runs::RunMates;
@@ -195,11 +195,9 @@ fn play_game(args: &DatagenArgs, rules: Rules, index: u64) -> Vec<String> {
             } else {
                 -result.score
             };
-            let run = game.run();
-            let spent = u8::from(!run.allows_switch());
-            let mut fields = format!("{} {spent}", run.switches());
+            let mut fields = run_field(game.run());
             if args.probe_nodes > 0 {
-                let (handing, moves) = handing_over(&game, &rules, &mut probe, args.probe_nodes);
+                let (handing, moves) = handing_over(&root, &rules, &mut probe, args.probe_nodes);
                 fields += &format!(" | {handing} {moves}");
             }
             kept.push((
@@ -219,17 +217,18 @@ fn play_game(args: &DatagenArgs, rules: Rules, index: u64) -> Vec<String> {
         .collect()
 }
 
-/// How many of the legal moves of `game`'s position, each ending the turn,
+/// The run of the side to move as a line writes it: switches made in a row,
+/// and 1 when the run's limit allows no more.
+fn run_field(run: SwitchRun) -> String {
+    format!("{} {}", run.switches(), u8::from(!run.allows_switch()))
+}
+
+/// How many of the legal moves of `root`'s position, each ending the turn,
 /// leave the opponent a run that mates as far as `nodes` positions a move
 /// show, and how many legal moves there are.
-pub fn handing_over(
-    game: &GameState,
-    rules: &Rules,
-    probe: &mut RunMates,
-    nodes: u32,
-) -> (usize, usize) {
-    let position = game.position();
-    let mut keys: Vec<u64> = game.plies().iter().map(|ply| ply.before().key()).collect();
+fn handing_over(root: &Root, rules: &Rules, probe: &mut RunMates, nodes: u32) -> (usize, usize) {
+    let position = &root.position;
+    let mut keys = root.history.clone();
     keys.push(position.key());
     let moves = position.legal_moves();
     let handing = moves
@@ -257,16 +256,19 @@ fn write_proofs(args: &DatagenArgs, rules: Rules, out: &mut impl Write) -> Resul
             if line.trim_start().starts_with('#') || !line.contains(" pv ") {
                 continue;
             }
-            let (puzzle, line_rules) = read_puzzle(line)
+            let written_lines = read_puzzle(line)
+                .and_then(|(puzzle, line_rules)| {
+                    (line_rules == rules)
+                        .then(|| proof_lines(&puzzle, rules))
+                        .transpose()
+                })
                 .map_err(|error| format!("{}:{}: {error}", path.display(), number + 1))
                 .or_usage()?;
-            if line_rules != rules {
+            // A line under other rules.
+            let Some(written_lines) = written_lines else {
                 continue;
-            }
+            };
             proofs += 1;
-            let written_lines = proof_lines(&puzzle, rules)
-                .map_err(|error| format!("{}:{}: {error}", path.display(), number + 1))
-                .or_usage()?;
             for written in written_lines {
                 if seen.insert(written.clone()) {
                     lines += 1;
@@ -287,9 +289,8 @@ fn write_proofs(args: &DatagenArgs, rules: Rules, out: &mut impl Write) -> Resul
 /// The training lines of one proven line: each position before an action,
 /// not in check, with its run, won by the player who moves first.
 fn proof_lines(puzzle: &Puzzle, rules: Rules) -> Result<Vec<String>, String> {
-    let start = Position::from_fen(&puzzle.fen).expect("a puzzle's FEN was read");
-    let mut game = GameState::new(start.clone(), rules);
-    let attacker = game.controller(start.side_to_move());
+    let mut game = GameState::from_fen(&puzzle.fen, rules).map_err(|error| error.to_string())?;
+    let attacker = game.controller(game.position().side_to_move());
     let mut lines = Vec::new();
     for &action in &puzzle.line {
         let position = game.position();
@@ -300,12 +301,10 @@ fn proof_lines(puzzle: &Puzzle, rules: Rules) -> Result<Vec<String>, String> {
             } else {
                 (0, -PROVEN_SCORE)
             };
-            let run = game.run();
-            let spent = u8::from(!run.allows_switch());
             lines.push(format!(
-                "{} | {result} | {score} | {} {spent}",
+                "{} | {result} | {score} | {}",
                 position.to_fen(),
-                run.switches()
+                run_field(game.run())
             ));
         }
         game.apply(action)
