@@ -5,6 +5,8 @@
 
 use catena_core::board::{Color, Move, Piece, Position};
 
+use crate::switch_memo::SwitchMemo;
+
 const HISTORY_LIMIT: i32 = 16_384;
 
 /// Adds `bonus` to a history value, less the more the value already leans
@@ -121,6 +123,8 @@ pub struct Histories {
     /// By the origin and destination of a move, the quiet reply that last refuted it.
     pub counters: Box<[[Option<Move>; 64]; 64]>,
     pub correction: CorrectionHistory,
+    /// What the SSCC stand pat found at the boards it scanned.
+    pub stand_pats: SwitchMemo,
 }
 
 impl Default for Histories {
@@ -131,6 +135,7 @@ impl Default for Histories {
             captures: CaptureHistory::default(),
             counters: Box::new([[None; 64]; 64]),
             correction: CorrectionHistory::default(),
+            stand_pats: SwitchMemo::default(),
         }
     }
 }

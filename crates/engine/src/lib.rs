@@ -19,6 +19,7 @@ pub mod see;
 pub mod seqlock;
 pub mod solve;
 mod stack;
+pub mod switch_memo;
 pub mod tablebase;
 pub mod thread;
 pub mod threadpool;

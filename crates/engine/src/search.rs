@@ -23,6 +23,7 @@ use crate::movepick::{MovePicker, OrderingHints, Switches, is_tactical};
 use crate::score::{INFINITE, MATE, MATE_BOUND, MAX_PLY, TB_WIN_BOUND, score_from_tt, score_to_tt};
 use crate::see::see_at_least;
 use crate::stack::{Played, Stack};
+use crate::switch_memo::Scan;
 use crate::thread::{Info, MAX_DEPTH, Report, Root, RootMove, Shared};
 use crate::time::{Progress, gives_the_clock_away};
 use crate::transposition::{Bound, Entry};
@@ -174,6 +175,13 @@ pub const DECIDED: i32 = 1500;
 /// A player this far ahead at the horizon keeps its army without looking at
 /// switches: the other army is worth about the negation.
 const AHEAD_ENOUGH_TO_STAY: i32 = 150;
+
+/// A key for the rules, mixed into the stand pat's memo: a board's
+/// switches differ by `MinEnclosed` and by what limits a run.
+fn rules_key(rules: &Rules) -> u64 {
+    let rule = rules.switch_rule as u64;
+    (u64::from(rules.min_enclosed) << 2 | rule).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+}
 
 /// A player this far behind in the main search looks at its switches before
 /// reverse futility gives up on the node: two such boards in three hold one
@@ -1088,11 +1096,17 @@ impl<'a> Worker<'a> {
         if own >= beta || own >= AHEAD_ENOUGH_TO_STAY || !run.allows_switch() {
             return own;
         }
-        // The stand pat seldom meets a board twice: the memo of verdicts
-        // would mostly cost a cache miss that saves nothing.
+        // A board scanned before is answered from what its scan found.
+        let key = position.key() ^ run.key() ^ rules_key(&rules);
+        if let Some(value) = self.histories.stand_pats.answer(key, own, beta) {
+            return value;
+        }
+        // The chain tests seldom meet a board twice here: their memo of
+        // verdicts would mostly cost a cache miss that saves nothing.
         let chains = ChainTest::new(position, &rules).without_memo();
         let mut best = own;
-        position.generate_moves(|moves| {
+        let mut scan = Scan::default();
+        let stopped = position.generate_moves(|moves| {
             for mv in moves {
                 if !chains.forms_chain(mv) {
                     continue;
@@ -1101,13 +1115,16 @@ impl<'a> Worker<'a> {
                 let child = position.after(mv);
                 tree_stats::count(Event::StandPatSwitch);
                 self.enter_child(ply, position, &child);
-                best = best.max(self.evaluate(&child, run.switches() + 1, ply + 1));
+                let value = self.evaluate(&child, run.switches() + 1, ply + 1);
+                scan.note(value);
+                best = best.max(value);
                 if best >= beta {
                     return true;
                 }
             }
             false
         });
+        self.histories.stand_pats.remember(key, &scan, !stopped);
         best
     }
 
