@@ -27,7 +27,7 @@ file after file, are taken to be its openings in order. An opening is
 unless `--margin` says otherwise), else "open" (with 1000, the test of
 openings/sscc-balanced.epd); of each kind's pairs split 1-1, it counts
 those won both times by the player starting with the colour the score
-favours.
+favours, and gives each kind's Elo with its 95% interval.
 
 With `--same-splits`, the openings split 1-1 in both these games and
 OTHER (another match from the same openings file, from its first opening)
@@ -73,6 +73,23 @@ def points(tags, engines):
 
 def elo(score):
     return -400 * math.log10(1 / score - 1) if 0 < score < 1 else math.nan
+
+
+def weigh(counts):
+    """A pentanomial's mean score a pair, its variance, the half-width in
+    Elo of the 95% interval and the LOS."""
+    n = sum(counts)
+    shares = [i / 4 for i in range(5)]
+    score = sum(c * s for c, s in zip(counts, shares)) / n
+    variance = sum(c * (s - score) ** 2 for c, s in zip(counts, shares)) / n
+    deviation = math.sqrt(variance / n)
+    low, high = score - Z_95 * deviation, score + Z_95 * deviation
+    # With every pair alike (say all split 1-1) there is no spread to weigh by.
+    if deviation > 0:
+        los = 0.5 * (1 + math.erf((score - 0.5) / deviation / math.sqrt(2)))
+    else:
+        los = 0.5 if score == 0.5 else float(score > 0.5)
+    return score, variance, (elo(high) - elo(low)) / 2, los
 
 
 def verdicts(path, margin):
@@ -168,18 +185,9 @@ def main(args):
     n = sum(counts)
     if n == 0:
         sys.exit(f"no whole pair of games with {engine} in {' '.join(args) or 'no file'}")
-    shares = [i / 4 for i in range(5)]
-    score = sum(c * s for c, s in zip(counts, shares)) / n
-    variance = sum(c * (s - score) ** 2 for c, s in zip(counts, shares)) / n
-    deviation = math.sqrt(variance / n)
-    low, high = score - Z_95 * deviation, score + Z_95 * deviation
-    # With every pair alike (say all split 1-1) there is no spread to weigh by.
-    if deviation > 0:
-        los = 0.5 * (1 + math.erf((score - 0.5) / deviation / math.sqrt(2)))
-    else:
-        los = 0.5 if score == 0.5 else float(score > 0.5)
+    score, variance, margin_elo, los = weigh(counts)
     print(f"{engine}: {wins}-{losses}-{draws} in games, {n} pairs, Ptnml(0-2) {counts}")
-    print(f"Elo {elo(score):+.1f} ± {(elo(high) - elo(low)) / 2:.1f}, LOS {100 * los:.1f}%")
+    print(f"Elo {elo(score):+.1f} ± {margin_elo:.1f}, LOS {100 * los:.1f}%")
     # Pairs split 1-1: won by the player who started as White both times, or as Black.
     here = split_colours(files)
     split = {colour: sum(won == colour for won in here.values()) for colour in ("White", "Black")}
@@ -189,8 +197,12 @@ def main(args):
         for kind, kind_counts in by_kind.items():
             split_as_scored = sum(colour == favoured[opening] for opening, colour in here.items()
                                   if opening in favoured and scores[opening][0] == kind)
-            print(f"{kind} openings: {sum(kind_counts)} pairs, Ptnml(0-2) {kind_counts}, "
-                  f"{split_as_scored} split 1-1 by the colour the score favours")
+            line = (f"{kind} openings: {sum(kind_counts)} pairs, Ptnml(0-2) {kind_counts}, "
+                    f"{split_as_scored} split 1-1 by the colour the score favours")
+            if sum(kind_counts):
+                kind_score, _, kind_margin, _ = weigh(kind_counts)
+                line += f"; Elo {elo(kind_score):+.1f} ± {kind_margin:.1f}"
+            print(line)
     if other:
         there = split_colours([rounds(other)])
         both = [opening for opening in here if opening in there]
