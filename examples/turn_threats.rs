@@ -2,7 +2,7 @@
 //! PGN file, what the run probe (`crates/engine/src/runs.rs`) sees for the player to move.
 //!
 //! ```text
-//! cargo run --release --example turn_threats -- GAMES.pgn
+//! cargo run --release --example turn_threats -- GAMES.pgn [ENGINE]
 //! ```
 //!
 //! A turn starts when a player receives the move with no run in progress.
@@ -16,7 +16,9 @@
 //!   a switch) handed the opponent such a run while another move did not.
 //!
 //! The rules are those of the games (the `SSCC` tag); a search out of
-//! positions claims nothing, so every count is a lower bound.
+//! positions claims nothing, so every count is a lower bound. Given the name
+//! of one of a match's engines (the `White` or `Black` tag), the turns are
+//! counted apart: those the named engine played, and its opponents'.
 
 use catena_core::game::{GameState, Player, pgn};
 use catena_engine::runs::RunMates;
@@ -25,7 +27,7 @@ const SWITCHES: u32 = 8;
 const OWN_NODES: u32 = 200_000;
 const REPLY_NODES: u32 = 50_000;
 
-#[derive(Default)]
+#[derive(Clone, Copy, Default)]
 struct Tally {
     turns: u32,
     wins: u32,
@@ -37,10 +39,12 @@ struct Tally {
 }
 
 fn main() {
-    let Some(path) = std::env::args().nth(1) else {
-        eprintln!("usage: turn_threats GAMES.pgn");
+    let mut args = std::env::args().skip(1);
+    let Some(path) = args.next() else {
+        eprintln!("usage: turn_threats GAMES.pgn [ENGINE]");
         std::process::exit(2);
     };
+    let engine = args.next();
     let text = match std::fs::read_to_string(&path) {
         Ok(text) => text,
         Err(problem) => {
@@ -55,10 +59,40 @@ fn main() {
             std::process::exit(2);
         }
     };
-    let mut tally = Tally::default();
+    // The named engine's turns, then its opponents'; all in the first
+    // without a name.
+    let mut tallies = [Tally::default(), Tally::default()];
     for record in &records {
-        tally_game(&record.game, &mut tally);
+        let tag = |name: &str| {
+            record
+                .tags
+                .iter()
+                .find(|(key, _)| key == name)
+                .map(|(_, value)| value.as_str())
+        };
+        let named = match engine.as_deref() {
+            None => None,
+            Some(engine) if tag("White") == Some(engine) => Some(Player::StartedWhite),
+            Some(engine) if tag("Black") == Some(engine) => Some(Player::StartedBlack),
+            Some(engine) => {
+                eprintln!("{path}: a game without {engine} as White or Black");
+                std::process::exit(2);
+            }
+        };
+        let side = |mover: Player| usize::from(named.is_some_and(|named| named != mover));
+        tally_game(&record.game, &mut tallies, side);
     }
+    println!("{} games", records.len());
+    match &engine {
+        None => report("all", &tallies[0]),
+        Some(engine) => {
+            report(engine, &tallies[0]);
+            report("opponents", &tallies[1]);
+        }
+    }
+}
+
+fn report(label: &str, tally: &Tally) {
     let Tally {
         turns,
         wins,
@@ -67,18 +101,18 @@ fn main() {
         lost_then_lost_game,
         blunders,
         blunders_then_lost_game,
-    } = tally;
-    println!("{} games, {turns} turns", records.len());
-    println!("win: {wins} turns began with a run that mates; {taken} ended with it");
+    } = *tally;
+    println!("{label}: {turns} turns");
+    println!("  win: {wins} turns began with a run that mates; {taken} ended with it");
     println!(
-        "lost: in {lost} turns every move handed over a run that mates; {lost_then_lost_game} of those players lost the game"
+        "  lost: in {lost} turns every move handed over a run that mates; {lost_then_lost_game} of those players lost the game"
     );
     println!(
-        "blunder: {blunders} moves handed over a run while a safe move existed; {blunders_then_lost_game} of those players lost the game"
+        "  blunder: {blunders} moves handed over a run while a safe move existed; {blunders_then_lost_game} of those players lost the game"
     );
 }
 
-fn tally_game(game: &GameState, tally: &mut Tally) {
+fn tally_game(game: &GameState, tallies: &mut [Tally; 2], side: impl Fn(Player) -> usize) {
     let rules = *game.rules();
     let winner: Option<Player> = game
         .outcome()
@@ -90,6 +124,7 @@ fn tally_game(game: &GameState, tally: &mut Tally) {
         if replay.run() == Default::default() {
             let position = replay.position().clone();
             let mover = replay.controller(position.side_to_move());
+            let tally = &mut tallies[side(mover)];
             let loses = winner.is_some_and(|winner| winner != mover);
             let mut keys: Vec<u64> = replay.plies().iter().map(|p| p.before().key()).collect();
             let mut probe = RunMates::default();
