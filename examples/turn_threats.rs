@@ -27,7 +27,7 @@ const SWITCHES: u32 = 8;
 const OWN_NODES: u32 = 200_000;
 const REPLY_NODES: u32 = 50_000;
 
-#[derive(Clone, Copy, Default)]
+#[derive(Default)]
 struct Tally {
     turns: u32,
     wins: u32,
@@ -101,7 +101,7 @@ fn report(label: &str, tally: &Tally) {
         lost_then_lost_game,
         blunders,
         blunders_then_lost_game,
-    } = *tally;
+    } = tally;
     println!("{label}: {turns} turns");
     println!("  win: {wins} turns began with a run that mates; {taken} ended with it");
     println!(
