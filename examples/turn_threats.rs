@@ -63,17 +63,10 @@ fn main() {
     // without a name.
     let mut tallies = [Tally::default(), Tally::default()];
     for record in &records {
-        let tag = |name: &str| {
-            record
-                .tags
-                .iter()
-                .find(|(key, _)| key == name)
-                .map(|(_, value)| value.as_str())
-        };
         let named = match engine.as_deref() {
             None => None,
-            Some(engine) if tag("White") == Some(engine) => Some(Player::StartedWhite),
-            Some(engine) if tag("Black") == Some(engine) => Some(Player::StartedBlack),
+            Some(engine) if record.tag("White") == Some(engine) => Some(Player::StartedWhite),
+            Some(engine) if record.tag("Black") == Some(engine) => Some(Player::StartedBlack),
             Some(engine) => {
                 eprintln!("{path}: a game without {engine} as White or Black");
                 std::process::exit(2);
