@@ -4,8 +4,8 @@
 
 use catena_core::board::Position;
 use catena_engine::eval::network::{
-    Accumulator, BOARD_INPUTS, HIDDEN, INPUTS, NETWORK, Network, SSCC_NETWORK, SsccState, evaluate,
-    evaluate_sscc, for_each_feature,
+    Accumulator, BOARD_INPUTS, HIDDEN, INPUTS, NETWORK, Network, PocketLayer, SSCC_NETWORK,
+    SsccState, evaluate, evaluate_sscc, for_each_feature,
 };
 use proptest::prelude::*;
 
@@ -127,6 +127,57 @@ proptest! {
             }
         }
     }
+}
+
+proptest! {
+    #![proptest_config(crate::common::strategies::config(40))]
+
+    /// A pocket layer brought up to date from an older one, or from the
+    /// previous position's, holds the same rows as one summed from scratch,
+    /// and evaluates alike: as the search keeps them, a ply's layer last
+    /// held another line's pockets.
+    #[test]
+    fn pocket_layers_kept_up_to_date_equal_those_from_scratch(game in chess_game(&STARTS, 0..150)) {
+        let line = line(&game);
+        let mut older = PocketLayer::new(&SSCC_NETWORK);
+        let mut previous = PocketLayer::new(&SSCC_NETWORK);
+        for position in &line {
+            let state = SsccState::new(position, 1);
+            let fresh = PocketLayer::of(&SSCC_NETWORK, state.pockets);
+            let mut from_either = older.clone();
+            from_either.update(&SSCC_NETWORK, Some(&previous), state.pockets);
+            let mut from_itself = older.clone();
+            from_itself.update(&SSCC_NETWORK, None, state.pockets);
+            prop_assert_eq!(&from_either, &fresh, "{}", position);
+            prop_assert_eq!(&from_itself, &fresh, "{}", position);
+            let accumulator = Accumulator::new(&SSCC_NETWORK, position);
+            prop_assert_eq!(
+                accumulator.evaluate_sscc_with(&SSCC_NETWORK, position, 1, &from_either),
+                accumulator.evaluate_sscc(&SSCC_NETWORK, position, state),
+                "{}", position
+            );
+            older = previous;
+            previous = from_either;
+        }
+    }
+}
+
+/// Pockets come and go along a line, and a layer follows them either way.
+#[test]
+fn a_pocket_layer_follows_pockets_that_come_and_go() {
+    let start = Position::startpos();
+    let pocketed =
+        Position::from_fen("rnbqkbnr/pppp1ppp/8/4p3/8/2PP4/PP2PPPP/RNBQKBNR b KQkq - 0 2").unwrap();
+    let pockets = SsccState::new(&pocketed, 0).pockets;
+    assert_eq!(pockets.len(), 2);
+    let none = PocketLayer::new(&SSCC_NETWORK);
+    let mut layer = none.clone();
+    layer.update(&SSCC_NETWORK, None, pockets);
+    assert_eq!(layer.pockets(), pockets);
+    assert_ne!(layer, none);
+    assert_eq!(layer, PocketLayer::of(&SSCC_NETWORK, pockets));
+    layer.update(&SSCC_NETWORK, None, SsccState::new(&start, 0).pockets);
+    assert_eq!(layer, none);
 }
 
 proptest! {

@@ -16,7 +16,7 @@ use arrayvec::ArrayVec;
 use once_cell::sync::Lazy;
 
 use crate::eval::PIECE_VALUE;
-use crate::eval::network::{Accumulator, NETWORK, Network, SSCC_NETWORK, SsccState};
+use crate::eval::network::{Accumulator, NETWORK, Network, PocketLayer, SSCC_NETWORK};
 pub use crate::history::Histories;
 use crate::history::{PieceTo, QuietHistory};
 use crate::movepick::{MovePicker, OrderingHints, Switches, is_tactical};
@@ -29,6 +29,7 @@ use crate::time::{Progress, gives_the_clock_away};
 use crate::transposition::{Bound, Entry};
 use crate::tree_stats::{self, Child, Event};
 use catena_core::board::{Color, Move, Piece, Position};
+use catena_core::chain;
 use catena_core::game::{ChainTest, Rules, SwitchRun};
 
 /// When the search starts to tell which root action it is searching.
@@ -84,6 +85,9 @@ pub struct Worker<'a> {
     /// The evaluation network's hidden layer of the position at each ply
     /// (kept out of `stack`, see there).
     accumulators: Vec<Accumulator>,
+    /// In SSCC, the rows of the pockets of the position last evaluated at
+    /// each ply (empty in chess).
+    pocket_layers: Vec<PocketLayer>,
     /// The depth of the current iteration.
     root_depth: i32,
     keys: Vec<u64>,
@@ -206,6 +210,10 @@ impl<'a> Worker<'a> {
             stack: Stack::default(),
             network,
             accumulators: vec![Accumulator::new(network, &root.position); MAX_PLY + 2],
+            pocket_layers: match root.variant {
+                Variant::Chess => Vec::new(),
+                Variant::Sscc(_) => vec![PocketLayer::new(network); MAX_PLY + 2],
+            },
             root_depth: 0,
             keys: root.history.clone(),
             nodes: 0,
@@ -988,15 +996,18 @@ impl<'a> Worker<'a> {
     /// The static evaluation of `position`, the node at `ply` of the current line.
     /// In SSCC the network also sees the board's pockets and the
     /// `switches` the side to move has made in a row.
-    fn evaluate(&self, position: &Position, switches: u32, ply: usize) -> i32 {
+    fn evaluate(&mut self, position: &Position, switches: u32, ply: usize) -> i32 {
         let accumulator = &self.accumulators[ply];
         let value = match self.shared.variant {
             Variant::Chess => accumulator.evaluate(self.network, position),
-            Variant::Sscc(_) => accumulator.evaluate_sscc(
-                self.network,
-                position,
-                SsccState::new(position, switches),
-            ),
+            Variant::Sscc(_) => {
+                // Brought from this ply's last layer or the parent's,
+                // whichever holds pockets nearer these.
+                let pockets = chain::pockets(position.occupied());
+                let (parents, layers) = self.pocket_layers.split_at_mut(ply);
+                layers[0].update(self.network, parents.last(), pockets);
+                accumulator.evaluate_sscc_with(self.network, position, switches, &layers[0])
+            }
         };
         value.clamp(-TB_WIN_BOUND + 1, TB_WIN_BOUND - 1)
     }

@@ -17,9 +17,11 @@
 //! inputs (`SsccState`): the empty squares the men already cut off from the
 //! edge (the pockets a chain can close around), and how many switches the
 //! side to move has made in a row. Those inputs change with the whole board,
-//! not square by square, so they are added to a copy of the accumulator when
-//! a position is evaluated. The chess network never reads them, and its
-//! rows for them are zero: no chess position uses them (`catena train`).
+//! not square by square, so they are added to the accumulator as a position
+//! is evaluated: the pockets' rows summed in a `PocketLayer` that the search
+//! keeps a ply and changes by the pockets that differ, and the run's row.
+//! The chess network never reads them, and its rows for them are zero: no
+//! chess position uses them (`catena train`).
 
 use arrayvec::ArrayVec;
 use once_cell::sync::Lazy;
@@ -65,10 +67,6 @@ const BOARD_MAGIC: &[u8; 8] = b"CATENANN";
 /// SSCC inputs (a flag, the pockets among the squares the men leave empty,
 /// and a run).
 pub const MAX_ACTIVE: usize = 32 + 1 + 32 + 1;
-
-/// The most SSCC inputs a position can have in one view: the flag, a pocket
-/// on every square, and a run.
-const MAX_SSCC_ACTIVE: usize = 1 + 64 + 1;
 
 /// The input of `color`'s `piece` on `square`, seen from `view`'s side: the
 /// board turned over for Black, so that both views share their weights.
@@ -134,15 +132,93 @@ impl SsccState {
     /// assert_eq!(inputs, [0, 1 + 10, 1 + 11]);
     /// ```
     pub fn for_each_feature(&self, view: Color, us: Color, mut visit: impl FnMut(usize)) {
-        visit(BOARD_INPUTS);
+        visit(SSCC_FLAG);
         for square in self.pockets {
-            visit(BOARD_INPUTS + 1 + square.relative_to(view).index());
+            visit(pocket_feature(view, square));
         }
-        if self.switches > 0 {
-            let band = (self.switches as usize).min(RUN_BANDS) - 1;
-            let theirs = usize::from(view != us);
-            visit(BOARD_INPUTS + 1 + 64 + theirs * RUN_BANDS + band);
+        if let Some(input) = run_feature(self.switches, view, us) {
+            visit(input);
         }
+    }
+}
+
+/// The input that is on in every SSCC position.
+const SSCC_FLAG: usize = BOARD_INPUTS;
+
+/// The input of the pocket on `square` in `view`.
+fn pocket_feature(view: Color, square: Square) -> usize {
+    SSCC_FLAG + 1 + square.relative_to(view).index()
+}
+
+/// The input of a run of `switches` in `view` with `us` to move, if any.
+fn run_feature(switches: u32, view: Color, us: Color) -> Option<usize> {
+    let band = (switches as usize).min(RUN_BANDS).checked_sub(1)?;
+    let theirs = usize::from(view != us);
+    Some(SSCC_FLAG + 1 + 64 + theirs * RUN_BANDS + band)
+}
+
+/// The rows of the SSCC inputs that change only when the pockets do (the
+/// flag's and the pockets'), summed for each view. The search keeps one a
+/// ply and brings it up to date from a neighbouring one by the pockets
+/// that differ, which are few: an SSCC evaluation then adds this layer and
+/// the run's row to the board's accumulator, where it added six rows or so.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[repr(C, align(64))]
+pub struct PocketLayer {
+    pockets: Bitboard,
+    views: [[i16; HIDDEN]; 2],
+}
+
+impl PocketLayer {
+    /// The layer of `network` with no pocket: the flag's rows alone.
+    pub fn new(network: &Network) -> PocketLayer {
+        let flag = &network.hidden_weights[SSCC_FLAG];
+        PocketLayer {
+            pockets: Bitboard::EMPTY,
+            views: [*flag; 2],
+        }
+    }
+
+    /// The layer of `network` with `pockets`, from scratch.
+    pub fn of(network: &Network, pockets: Bitboard) -> PocketLayer {
+        let mut layer = PocketLayer::new(network);
+        layer.change(network, pockets);
+        layer
+    }
+
+    /// The pockets whose rows this layer holds.
+    pub fn pockets(&self) -> Bitboard {
+        self.pockets
+    }
+
+    /// Brings this layer to `pockets`, from itself or from `other`,
+    /// whichever differs from them in fewer squares.
+    pub fn update(&mut self, network: &Network, other: Option<&PocketLayer>, pockets: Bitboard) {
+        let differing = |layer: &PocketLayer| (layer.pockets ^ pockets).len();
+        if let Some(other) = other.filter(|&other| differing(other) < differing(self)) {
+            self.clone_from(other);
+        }
+        self.change(network, pockets);
+    }
+
+    /// Adds the rows of the pockets gained and takes away those lost.
+    fn change(&mut self, network: &Network, pockets: Bitboard) {
+        for view in Color::ALL {
+            let values = &mut self.views[view.index()];
+            for square in pockets - self.pockets {
+                add_row(
+                    values,
+                    &network.hidden_weights[pocket_feature(view, square)],
+                );
+            }
+            for square in self.pockets - pockets {
+                sub_row(
+                    values,
+                    &network.hidden_weights[pocket_feature(view, square)],
+                );
+            }
+        }
+        self.pockets = pockets;
     }
 }
 
@@ -269,14 +345,32 @@ impl Accumulator {
     /// The evaluation of `position` in SSCC, in `state`: the board's
     /// accumulator with the SSCC inputs added.
     pub fn evaluate_sscc(&self, network: &Network, position: &Position, state: SsccState) -> i32 {
+        let layer = PocketLayer::of(network, state.pockets);
+        self.evaluate_sscc_with(network, position, state.switches, &layer)
+    }
+
+    /// [`Accumulator::evaluate_sscc`] with the pockets' rows summed in
+    /// `layer` (whose pockets must be the position's), and a run of `switches`.
+    pub fn evaluate_sscc_with(
+        &self,
+        network: &Network,
+        position: &Position,
+        switches: u32,
+        layer: &PocketLayer,
+    ) -> i32 {
+        debug_assert_eq!(layer.pockets, chain::pockets(position.occupied()));
         let us = position.side_to_move();
-        let mut ours = ArrayVec::<&[i16; HIDDEN], MAX_SSCC_ACTIVE>::new();
-        let mut theirs = ArrayVec::<&[i16; HIDDEN], MAX_SSCC_ACTIVE>::new();
-        state.for_each_feature(us, us, |input| ours.push(&network.hidden_weights[input]));
-        state.for_each_feature(!us, us, |input| theirs.push(&network.hidden_weights[input]));
+        let rows = |view: Color| {
+            let mut rows = ArrayVec::<&[i16; HIDDEN], 2>::new();
+            rows.push(&layer.views[view.index()]);
+            rows.extend(
+                run_feature(switches, view, us).map(|input| &network.hidden_weights[input]),
+            );
+            rows
+        };
         network.output_with(
-            (&self.views[us.index()], &ours),
-            (&self.views[(!us).index()], &theirs),
+            (&self.views[us.index()], &rows(us)),
+            (&self.views[(!us).index()], &rows(!us)),
             output_bucket(position.occupied().len() as usize),
         )
     }
