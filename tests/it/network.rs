@@ -152,7 +152,7 @@ proptest! {
             prop_assert_eq!(&from_itself, &fresh, "{}", position);
             let accumulator = Accumulator::new(&SSCC_NETWORK, position);
             prop_assert_eq!(
-                accumulator.evaluate_sscc_with(&SSCC_NETWORK, position, 1, &from_either),
+                accumulator.evaluate_sscc_with(&SSCC_NETWORK, position, state, &from_either),
                 accumulator.evaluate_sscc(&SSCC_NETWORK, position, state),
                 "{}", position
             );

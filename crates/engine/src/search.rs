@@ -16,7 +16,7 @@ use arrayvec::ArrayVec;
 use once_cell::sync::Lazy;
 
 use crate::eval::PIECE_VALUE;
-use crate::eval::network::{Accumulator, NETWORK, Network, PocketLayer, SSCC_NETWORK};
+use crate::eval::network::{Accumulator, NETWORK, Network, PocketLayer, SSCC_NETWORK, SsccState};
 pub use crate::history::Histories;
 use crate::history::{PieceTo, QuietHistory};
 use crate::movepick::{MovePicker, OrderingHints, Switches, is_tactical};
@@ -29,7 +29,6 @@ use crate::time::{Progress, gives_the_clock_away};
 use crate::transposition::{Bound, Entry};
 use crate::tree_stats::{self, Child, Event};
 use catena_core::board::{Color, Move, Piece, Position};
-use catena_core::chain;
 use catena_core::game::{ChainTest, Rules, SwitchRun};
 
 /// When the search starts to tell which root action it is searching.
@@ -1003,10 +1002,10 @@ impl<'a> Worker<'a> {
             Variant::Sscc(_) => {
                 // Brought from this ply's last layer or the parent's,
                 // whichever holds pockets nearer these.
-                let pockets = chain::pockets(position.occupied());
+                let state = SsccState::new(position, switches);
                 let (parents, layers) = self.pocket_layers.split_at_mut(ply);
-                layers[0].update(self.network, parents.last(), pockets);
-                accumulator.evaluate_sscc_with(self.network, position, switches, &layers[0])
+                layers[0].update(self.network, parents.last(), state.pockets);
+                accumulator.evaluate_sscc_with(self.network, position, state, &layers[0])
             }
         };
         value.clamp(-TB_WIN_BOUND + 1, TB_WIN_BOUND - 1)

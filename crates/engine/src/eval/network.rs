@@ -346,25 +346,25 @@ impl Accumulator {
     /// accumulator with the SSCC inputs added.
     pub fn evaluate_sscc(&self, network: &Network, position: &Position, state: SsccState) -> i32 {
         let layer = PocketLayer::of(network, state.pockets);
-        self.evaluate_sscc_with(network, position, state.switches, &layer)
+        self.evaluate_sscc_with(network, position, state, &layer)
     }
 
     /// [`Accumulator::evaluate_sscc`] with the pockets' rows summed in
-    /// `layer` (whose pockets must be the position's), and a run of `switches`.
+    /// `layer`, whose pockets must be `state`'s.
     pub fn evaluate_sscc_with(
         &self,
         network: &Network,
         position: &Position,
-        switches: u32,
+        state: SsccState,
         layer: &PocketLayer,
     ) -> i32 {
-        debug_assert_eq!(layer.pockets, chain::pockets(position.occupied()));
+        debug_assert_eq!(layer.pockets, state.pockets);
         let us = position.side_to_move();
         let rows = |view: Color| {
             let mut rows = ArrayVec::<&[i16; HIDDEN], 2>::new();
             rows.push(&layer.views[view.index()]);
             rows.extend(
-                run_feature(switches, view, us).map(|input| &network.hidden_weights[input]),
+                run_feature(state.switches, view, us).map(|input| &network.hidden_weights[input]),
             );
             rows
         };
