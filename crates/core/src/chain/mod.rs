@@ -56,6 +56,7 @@ use padded::Index;
 use size::enclosure::Enclosures;
 use size::faces::{Faces, group_of};
 use size::smallest;
+use verdict::blocks_bits::Want;
 use verdict::workspace::{PIECE, Workspace, with_grid, with_workspace};
 use verdict::{blocks_bits, memo, race, surround};
 
@@ -114,7 +115,7 @@ pub(crate) fn forms_chain_with(
     }
     let decide = || {
         on_loops.into_iter().any(|piece| {
-            let verdict = blocks_bits::chains_through(occupied, piece, min_enclosed);
+            let verdict = blocks_bits::chains_through(occupied, piece, min_enclosed, Want::Whether);
             verdict.forms_chain()
                 || verdict
                     .inner
@@ -194,7 +195,7 @@ pub fn chain_size(occupied: Bitboard, landing: Bitboard, min_enclosed: u32) -> u
     (landing & occupied)
         .into_iter()
         .map(|piece| {
-            let verdict = blocks_bits::chains_through(occupied, piece, min_enclosed);
+            let verdict = blocks_bits::chains_through(occupied, piece, min_enclosed, Want::Size);
             if verdict.inside_one_face
                 || verdict
                     .inner
