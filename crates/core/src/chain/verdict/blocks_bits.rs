@@ -108,7 +108,7 @@ pub(in crate::chain) fn chains_through(
             outside
         };
         let cut_off = empty - outside;
-        if on_outer_border(block, outside, piece) {
+        if on_outer_border(touching_faces(block, piece), outside, piece) {
             verdict.largest_on_border = verdict.largest_on_border.max(cut_off.len());
         } else if a_face_holds_a_group(cut_off, block, cut_off, min_enclosed) {
             verdict.inside_one_face = true;
@@ -204,11 +204,20 @@ fn beside_the_outside_and_a_pocket(
     piece: Square,
     min_enclosed: u32,
 ) -> bool {
-    // The cut-off squares whose faces touch the piece: orthogonal
-    // neighbours, and diagonal ones not sealed off by a diagonal of the group.
+    let touching = touching_faces(on_loops, piece);
+    let beside = touching & cut_off;
+    !beside.is_empty()
+        && on_outer_border(touching, outside, piece)
+        && a_face_holds_a_group(beside, on_loops, cut_off, min_enclosed)
+}
+
+/// The squares around `piece` whose faces of the drawing of `walls` touch
+/// it: its orthogonal neighbours, and its diagonal ones not sealed off by a
+/// diagonal of `walls`.
+fn touching_faces(walls: Bitboard, piece: Square) -> Bitboard {
     let at = piece.bitboard();
     let (up, down, left, right) = (at.up(), at.down(), at.left(), at.right());
-    let walled = |side: Bitboard| !(side & on_loops).is_empty();
+    let walled = |side: Bitboard| !(side & walls).is_empty();
     let mut touching = up | down | left | right;
     for (flanks, diagonal) in [
         ((up, left), up.left()),
@@ -220,39 +229,14 @@ fn beside_the_outside_and_a_pocket(
             touching |= diagonal;
         }
     }
-    let beside = touching & cut_off;
-    if beside.is_empty() || !on_outer_border(on_loops, outside, piece) {
-        return false;
-    }
-    // Two cut-off squares side by side share a face: the common case.
-    let next_to_beside = beside.up() | beside.down() | beside.left() | beside.right();
-    if min_enclosed <= 2 && !(next_to_beside & cut_off).is_empty() {
-        return true;
-    }
-    a_face_holds_a_group(beside, on_loops, cut_off, min_enclosed)
+    touching
 }
 
-/// Whether the infinite face of `block`'s drawing touches `piece`: through an
-/// orthogonal neighbour outside the block, or a diagonal one not sealed off by
-/// a diagonal of the block.
-fn on_outer_border(block: Bitboard, outside: Bitboard, piece: Square) -> bool {
-    let reaches = |files: i8, ranks: i8| match piece.offset(files, ranks) {
-        None => true,
-        Some(square) => !block.contains(square) && outside.contains(square),
-    };
-    let in_block = |files: i8, ranks: i8| {
-        piece
-            .offset(files, ranks)
-            .is_some_and(|sq| block.contains(sq))
-    };
-    [(1, 0), (-1, 0), (0, 1), (0, -1)]
-        .into_iter()
-        .any(|(files, ranks)| reaches(files, ranks))
-        || [(1, 1), (1, -1), (-1, 1), (-1, -1)]
-            .into_iter()
-            .any(|(files, ranks)| {
-                reaches(files, ranks) && !(in_block(files, 0) && in_block(0, ranks))
-            })
+/// Whether the infinite face of a drawing touches `piece`, given the squares
+/// whose faces touch it (`touching_faces`) and the squares `outside` that
+/// the drawing leaves joined to the edge: on the board's edge it always does.
+fn on_outer_border(touching: Bitboard, outside: Bitboard, piece: Square) -> bool {
+    Bitboard::EDGES.contains(piece) || !(touching & outside).is_empty()
 }
 
 /// The 2-connected blocks of the pieces' king graph that contain `piece`
